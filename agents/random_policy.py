@@ -1,0 +1,23 @@
+"""The baseline every other NPC is measured against."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class RandomPolicy:
+    """Picks uniformly among the legal actions; works in every system."""
+
+    name = "random"
+    description = "uniform over the legal actions (the mask)"
+
+    def act(
+        self,
+        observation: dict[str, np.ndarray],
+        action_mask: np.ndarray,
+        rng: np.random.Generator,
+    ) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("RandomPolicy: the action mask has no legal action")
+        return int(legal[rng.integers(legal.size)])

@@ -1,0 +1,1 @@
+"""Data files shipped with duelo: characters, weapons and scenarios per system (YAML)."""

@@ -1,0 +1,1 @@
+"""Combat systems as rulesets, and the generic Gymnasium adapter over them."""

@@ -1,0 +1,1 @@
+"""The shared duel core: dice, the ruleset contract, observations, the generic env."""

@@ -1,0 +1,132 @@
+"""Every random draw of every ruleset, and the exact odds behind it.
+
+Rules never touch a random generator directly: they ask a `Dice` for one face of
+one die, naming what the roll is for. Two sources exist:
+
+- `GeneratorDice` draws from an injected `numpy.random.Generator`, so a seed
+  fixes a whole duel (Gymnasium's `np_random`, a tournament's SeedSequence).
+- `ScriptedDice` replays a list of faces, so the worked examples of the seeds can
+  be re-run to their printed numbers; running out is an error, never a silent
+  random fallback.
+
+The distribution helpers return exact `Fraction` probabilities, so tests and
+search-based NPCs use the true odds (OpenSpiel's `chance_outcomes`) instead of
+sampling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from typing import Protocol
+
+import numpy as np
+
+Distribution = dict[int, Fraction]
+"""An exact discrete distribution: value -> probability (the values sum to 1)."""
+
+
+class DiceExhaustedError(RuntimeError):
+    """A scripted dice source was asked for more faces than it was given."""
+
+
+class Dice(Protocol):
+    """A source of die faces. `purpose` names the roll in errors and logs."""
+
+    def roll(self, sides: int, purpose: str) -> int:
+        """One face of a `sides`-sided die, 1..sides."""
+        ...
+
+
+class GeneratorDice:
+    """Dice drawn from an injected numpy Generator (never a global RNG)."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def roll(self, sides: int, purpose: str) -> int:
+        return int(self.rng.integers(1, sides + 1))
+
+
+class ScriptedDice:
+    """Replays fixed faces in order, for known-answer tests of worked examples."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self.faces = list(faces)
+        self.used = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self.faces) - self.used
+
+    def roll(self, sides: int, purpose: str) -> int:
+        if self.used >= len(self.faces):
+            raise DiceExhaustedError(
+                f"scripted dice ran out at roll {self.used + 1} (d{sides} for {purpose}); "
+                f"only {len(self.faces)} faces were given"
+            )
+        face = self.faces[self.used]
+        if not 1 <= face <= sides:
+            raise ValueError(
+                f"scripted face {face} at roll {self.used + 1} does not fit a d{sides} "
+                f"(for {purpose})"
+            )
+        self.used += 1
+        return face
+
+
+def roll_sum(dice: Dice, count: int, sides: int, purpose: str) -> list[int]:
+    """Roll `count` dice of `sides` sides; the faces, in order."""
+    return [dice.roll(sides, purpose) for _ in range(count)]
+
+
+# --- exact distributions -------------------------------------------------------
+
+
+def die(sides: int) -> Distribution:
+    """One fair die."""
+    p = Fraction(1, sides)
+    return {face: p for face in range(1, sides + 1)}
+
+
+def constant(value: int) -> Distribution:
+    return {value: Fraction(1)}
+
+
+def convolve(a: Distribution, b: Distribution) -> Distribution:
+    """The distribution of the sum of two independent values."""
+    out: Distribution = {}
+    for va, pa in a.items():
+        for vb, pb in b.items():
+            out[va + vb] = out.get(va + vb, Fraction(0)) + pa * pb
+    return out
+
+
+def dice_sum(count: int, sides: int, bonus: int = 0) -> Distribution:
+    """`count`d`sides` + `bonus` (count may be 0)."""
+    out = constant(bonus)
+    for _ in range(count):
+        out = convolve(out, die(sides))
+    return out
+
+
+def transform(dist: Distribution, fn: Callable[[int], int]) -> Distribution:
+    """The distribution of `fn(value)`."""
+    out: Distribution = {}
+    for value, p in dist.items():
+        key = fn(value)
+        out[key] = out.get(key, Fraction(0)) + p
+    return out
+
+
+def probability(dist: Distribution, event: Callable[[int], bool]) -> Fraction:
+    return sum((p for value, p in dist.items() if event(value)), Fraction(0))
+
+
+def expectation(dist: Distribution) -> Fraction:
+    return sum((value * p for value, p in dist.items()), Fraction(0))
+
+
+def d20_test(bonus: int, dc: int) -> Fraction:
+    """P(1d20 + bonus >= dc) for a plain test (no automatic natural 1 or 20)."""
+    return probability(dice_sum(1, 20, bonus), lambda total: total >= dc)

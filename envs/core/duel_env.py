@@ -1,0 +1,149 @@
+"""One Gymnasium adapter for every ruleset.
+
+The env only encodes, masks and rewards (STYLE #1): the learner holds one seat,
+an opponent policy plays the other seat inside `step`, and every rule lives in
+the ruleset. Each subclass only picks its ruleset and documents its system.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import gymnasium as gym
+import numpy as np
+
+from duelo.envs.core.dice import GeneratorDice
+from duelo.envs.core.policy import Policy
+from duelo.envs.core.ruleset import IllegalActionError, Outcome, Ruleset, check_legal
+
+IllegalActionMode = Literal["raise", "penalize"]
+
+
+class DuelEnv(gym.Env):
+    """A two-seat duel seen from one learning seat.
+
+    Args:
+        ruleset: the combat system's rules.
+        opponent: the policy that plays the other seat.
+        learner_seat: 0 or 1, or None to draw the seat at each reset.
+        illegal_action: "raise" (default) raises `IllegalActionError`;
+            "penalize" makes an illegal action a no-op costing `illegal_penalty`,
+            for libraries that cannot mask.
+        illegal_penalty: the reward of an illegal action under "penalize".
+        flat_observation: observe one float32 vector instead of the Dict.
+        render_mode: None or "ansi" (the narrated duel, every die shown).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        ruleset: Ruleset[Any],
+        opponent: Policy,
+        learner_seat: int | None = None,
+        illegal_action: IllegalActionMode = "raise",
+        illegal_penalty: float = 0.1,
+        flat_observation: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        if learner_seat not in (0, 1, None):
+            raise ValueError(f"learner_seat must be 0, 1 or None, not {learner_seat!r}")
+        if illegal_action not in ("raise", "penalize"):
+            raise ValueError(
+                f"illegal_action must be 'raise' or 'penalize', not {illegal_action!r}"
+            )
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if not isinstance(opponent, Policy):
+            raise TypeError(
+                f"opponent must have act(observation, action_mask, rng); got {opponent!r}"
+            )
+        self.ruleset = ruleset
+        self.opponent = opponent
+        self.fixed_seat = learner_seat
+        self.illegal_action = illegal_action
+        self.illegal_penalty = illegal_penalty
+        self.flat_observation = flat_observation
+        self.render_mode = render_mode
+        self.action_space = gym.spaces.Discrete(len(ruleset.actions))
+        spec = ruleset.observation_spec
+        self.observation_space = spec.flat_space() if flat_observation else spec.dict_space()
+        self.state: Any = None
+        self.seat = 0
+        self.result: Outcome | None = None
+
+    # --- Gymnasium API ---------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.dice = GeneratorDice(self.np_random)
+        self.seat = (
+            self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
+        )
+        self.state = self.ruleset.new_duel(self.dice)
+        self.result = None
+        self._play_opponent()
+        self.result = self.ruleset.outcome(self.state)
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self.state is None:
+            raise RuntimeError("step() called before reset()")
+        if self.result is not None:
+            raise RuntimeError(
+                f"step() called after the duel ended ({self.result.reason}); call reset() first"
+            )
+        action = int(action)
+        try:
+            check_legal(self.ruleset, self.state, self.seat, action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), -self.illegal_penalty, False, False, info
+        self.ruleset.apply(self.state, self.seat, action, self.dice)
+        self._play_opponent()
+        self.result = self.ruleset.outcome(self.state)
+        reward = 0.0 if self.result is None else self.result.reward(self.seat)
+        terminated = self.result is not None and not self.result.truncated
+        truncated = self.result is not None and self.result.truncated
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return "\n".join(event.text for event in self.ruleset.events(self.state)) + "\n"
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (sb3-contrib's MaskablePPO reads this)."""
+        if self.result is not None:
+            return np.zeros(self.action_space.n, dtype=bool)
+        return self.ruleset.legal_actions(self.state, self.seat)
+
+    # --- internals ---------------------------------------------------------------
+
+    def _play_opponent(self) -> None:
+        """Let the opponent decide until the learner must act or the duel ends."""
+        opponent_seat = 1 - self.seat
+        while self.ruleset.to_act(self.state) == opponent_seat:
+            mask = self.ruleset.legal_actions(self.state, opponent_seat)
+            observation = self.ruleset.observe(self.state, opponent_seat)
+            action = int(self.opponent.act(observation, mask, self.np_random))
+            check_legal(self.ruleset, self.state, opponent_seat, action)
+            self.ruleset.apply(self.state, opponent_seat, action, self.dice)
+
+    def _observation(self) -> Any:
+        observation = self.ruleset.observe(self.state, self.seat)
+        if self.flat_observation:
+            return self.ruleset.observation_spec.flatten(observation)
+        return observation
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self.action_masks(), "seat": self.seat}
+        if self.result is not None:
+            info["outcome"] = self.result.reason
+            info["winner"] = self.result.winner
+        return info

@@ -1,0 +1,85 @@
+"""Observation keys declared once, as data.
+
+Each system lists its keys (name, meaning, bounds, shape) in one tuple. The
+Gymnasium `Dict` space, the flat-vector view for MLPs and the docstring table
+are all built from that tuple, so they cannot drift apart (STYLE #5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+import numpy as np
+from gymnasium import spaces
+
+REQUIRED_KEYS = ("initiative", "hp", "range")
+"""Every system's observation carries these (DESIGN.md layer 4)."""
+
+
+@dataclass(frozen=True)
+class ObsKey:
+    """One observation entry: a float32 array of `shape` within [low, high]."""
+
+    name: str
+    meaning: str
+    low: float
+    high: float
+    shape: tuple[int, ...] = (1,)
+
+    @property
+    def size(self) -> int:
+        return prod(self.shape)
+
+
+class ObservationSpec:
+    """The declared keys of one system, and every view built from them."""
+
+    def __init__(self, keys: tuple[ObsKey, ...]) -> None:
+        names = [key.name for key in keys]
+        missing = [name for name in REQUIRED_KEYS if name not in names]
+        if missing:
+            raise ValueError(f"observation spec lacks required keys {missing}")
+        if len(set(names)) != len(names):
+            raise ValueError(f"observation spec repeats a key: {names}")
+        self.keys = keys
+        self.size = sum(key.size for key in keys)
+        self._offsets: dict[str, tuple[int, int]] = {}
+        start = 0
+        for key in keys:
+            self._offsets[key.name] = (start, start + key.size)
+            start += key.size
+        self.low = np.concatenate([np.full(k.size, k.low, np.float32) for k in keys])
+        self.high = np.concatenate([np.full(k.size, k.high, np.float32) for k in keys])
+
+    def dict_space(self) -> spaces.Dict:
+        return spaces.Dict(
+            {
+                key.name: spaces.Box(key.low, key.high, shape=key.shape, dtype=np.float32)
+                for key in self.keys
+            }
+        )
+
+    def flat_space(self) -> spaces.Box:
+        return spaces.Box(self.low, self.high, dtype=np.float32)
+
+    def empty(self) -> dict[str, np.ndarray]:
+        """A zeroed observation to fill in place."""
+        return {key.name: np.zeros(key.shape, np.float32) for key in self.keys}
+
+    def flatten(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+        """The flat view: the keys' values concatenated in declaration order."""
+        return np.concatenate([observation[key.name].ravel() for key in self.keys])
+
+    def slice_of(self, name: str) -> slice:
+        """Where key `name` lies in the flat view."""
+        start, stop = self._offsets[name]
+        return slice(start, stop)
+
+    def markdown_table(self) -> str:
+        """The observation table for docs and `duelo systems`."""
+        rows = ["| key | shape | bounds | meaning |", "|---|---|---|---|"]
+        for key in self.keys:
+            shape = "x".join(str(n) for n in key.shape)
+            rows.append(f"| `{key.name}` | {shape} | [{key.low:g}, {key.high:g}] | {key.meaning} |")
+        return "\n".join(rows)

@@ -1,0 +1,29 @@
+"""The one interface every NPC brain serves: scripted, trained or remote.
+
+It lives in the core because the env and the duel runner call it; `agents/`
+implements it. A policy sees only what the rules let its seat see (the
+observation) and the legal-action mask, never the hidden state.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Chooses one legal action for the seat it plays."""
+
+    name: str
+    description: str
+
+    def act(
+        self,
+        observation: dict[str, np.ndarray],
+        action_mask: np.ndarray,
+        rng: np.random.Generator,
+    ) -> int:
+        """Return the index of a legal action (`action_mask[action]` is True)."""
+        ...

@@ -1,0 +1,378 @@
+"""The attack pipeline of Infierno (seed: TIRADA DE ATAQUE, GOLPES CRÍTICOS,
+PIFIAS Y ENCASQUILLAMIENTO, DAÑO; digest §3, §7, §8.2-§8.7), and its exact odds.
+
+Dice are consumed in the digest's §7 order: attack d20, confirmation d20 (only
+for a natural 20 that is not already a critical), concealment d100, damage dice;
+on a natural 1, the fumble or jam d20 and, for a fumble, the self-damage dice.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from duelo.envs.core.dice import (
+    Dice,
+    Distribution,
+    constant,
+    dice_sum,
+    expectation,
+    probability,
+    transform,
+)
+from duelo.envs.infierno.setup import InfiernoOptions, Weapon
+from duelo.envs.infierno.state import (
+    CRIT_EFFECTS,
+    Action,
+    Attack,
+    AttackMode,
+    DuelState,
+    Fighter,
+    Phase,
+    Place,
+    StrShare,
+)
+
+EFFECT_NAMES = {
+    Action.CRIT_MULTIPLY: "C1 multiplier",
+    Action.CRIT_MAXIMUM: "C2 maximum damage",
+    Action.CRIT_IGNORE_RD: "C3 ignore RD",
+    Action.CRIT_SEQUEL: "C4 moderate Sequel",
+    Action.CRIT_LETHAL: "C5 nonlethal to lethal",
+}
+
+TEST_DC = 15
+"""DC of fumble tests, jam tests and clearing a jam (seed: PIFIAS Y ENCASQUILLAMIENTO)."""
+
+
+# --- modifiers -------------------------------------------------------------------
+
+
+def strength_share(str_mod: int, share: StrShare) -> int:
+    """Digest §7 table; x1.5 and x1/2 round down and apply to positive Str only (ASSUMPTION)."""
+    if share == StrShare.NONE:
+        return 0
+    if share == StrShare.FULL or str_mod < 0:
+        return str_mod
+    return str_mod * 3 // 2 if share == StrShare.ONE_AND_HALF else str_mod // 2
+
+
+def range_penalty(weapon: Weapon, distance: int) -> int:
+    """-2 per full increment, the first including its end point (digest §6)."""
+    return -2 * ((distance + weapon.increment - 1) // weapon.increment - 1)
+
+
+def crit_threshold(weapon: Weapon, target: Fighter) -> int:
+    """Margin over Defense that makes a critical: (crit_low - 10) + armour RD (seed)."""
+    return weapon.crit_low - 10 + target.character.rd
+
+
+def sequel_penalty(fighter: Fighter, options: InfiernoOptions) -> int:
+    """-2 per moderate Sequel on attacks and every d20 test (digest §10.2)."""
+    return -options.sequel_penalty * fighter.sequels
+
+
+def attack_modifier(state: DuelState, attack: Attack) -> tuple[int, str]:
+    """Total attack bonus and a note of the situational modifiers (digest §8.7)."""
+    fighter = state.fighters[attack.attacker]
+    character = fighter.character
+    notes = []
+    if attack.mode == AttackMode.MELEE:
+        bonus = character.melee_attack
+    else:
+        bonus = character.ranged_attack
+        penalty = range_penalty(attack.weapon, state.distance)
+        if penalty:
+            notes.append(f"range {penalty:+d}")
+            bonus += penalty
+    if attack.penalty:
+        notes.append(f"two weapons {attack.penalty:+d}")
+        bonus += attack.penalty
+    sequels = sequel_penalty(fighter, state.options)
+    if sequels:
+        notes.append(f"sequels {sequels:+d}")
+        bonus += sequels
+    if fighter.prone and attack.mode == AttackMode.MELEE:
+        notes.append("prone -4")
+        bonus -= 4
+    return bonus, ", ".join(notes)
+
+
+def dodge_lost(state: DuelState, attacker: Fighter, target: Fighter) -> str:
+    """Why the target loses its Dodge bonus against this attack, or "" (digest §8.2)."""
+    if target.stunned:
+        return "stunned"  # Uncanny Dodge does not cover stunning (§8.2)
+    if "uncanny_dodge" in target.character.feats:
+        return ""
+    if target.flat_footed:
+        return "flat-footed"
+    if attacker.feint_turns > 0:
+        return "feinted"
+    if state.options.lighting != "clear":
+        return "attacker concealed"
+    return ""
+
+
+def current_defense(state: DuelState, attack: Attack) -> tuple[int, str]:
+    """The target's Defense against this attack, and why it differs from the sheet."""
+    attacker = state.fighters[attack.attacker]
+    target = state.fighters[1 - attack.attacker]
+    character = target.character
+    defense = character.defense
+    notes = []
+    lost = dodge_lost(state, attacker, target)
+    if lost and character.dodge:
+        defense -= character.dodge
+        notes.append(f"{lost}, no Dodge")
+    if target.cover and state.distance > 1:  # §8.4: no cover at range 1
+        defense += state.options.partial_cover_defense
+        notes.append(f"cover +{state.options.partial_cover_defense}")
+    if target.prone:  # §8.7 (ASSUMPTION, d20 SRD)
+        if attack.mode == AttackMode.MELEE:
+            defense -= 4
+            notes.append("prone -4")
+        elif state.distance > 1:
+            defense += 4
+            notes.append("prone +4")
+    if target.stunned and state.options.stunned_defense_penalty:
+        defense -= state.options.stunned_defense_penalty
+        notes.append(f"stunned -{state.options.stunned_defense_penalty}")
+    return defense, ", ".join(notes)
+
+
+def hits(roll: int, bonus: int, defense: int) -> bool:
+    """Natural 20 always hits, natural 1 always misses (seed: TIRADA DE ATAQUE)."""
+    return roll == 20 or (roll != 1 and roll + bonus >= defense)
+
+
+def confirms(roll: int, bonus: int, defense: int) -> bool:
+    """The confirmation roll must reach Defense (seed: GOLPES CRÍTICOS); 20 confirms and
+    1 fails (ASSUMPTION §7)."""
+    return hits(roll, bonus, defense)
+
+
+# --- damage and critical effects (§7, §7.1) ---------------------------------------
+
+
+def damage_distribution(
+    weapon: Weapon, flat: int, effect: Action | None, options: InfiernoOptions
+) -> Distribution:
+    """Damage before RD for a normal hit (effect None) or a critical effect (§7.1)."""
+    count, sides = weapon.damage
+    multiplier = weapon.multiplier
+    if effect == Action.CRIT_MAXIMUM:
+        return constant(maximum_damage(weapon, flat))
+    if effect == Action.CRIT_MULTIPLY:
+        if options.crit_mode == "reroll":
+            return transform(dice_sum(count * multiplier, sides, flat * multiplier), _min_one)
+        return transform(dice_sum(count, sides, flat), lambda v: _min_one(v) * multiplier)
+    return transform(dice_sum(count, sides, flat), _min_one)
+
+
+def maximum_damage(weapon: Weapon, flat: int) -> int:
+    """C2: every die at its maximum; x3 weapons x1.5 (round down), x4 weapons x2 (seed)."""
+    count, sides = weapon.damage
+    top = _min_one(count * sides + flat)
+    return {2: top, 3: top * 3 // 2, 4: top * 2}[weapon.multiplier]
+
+
+def _min_one(value: int) -> int:
+    """Minimum damage 1 (seed: DAÑO), applied to the roll before RD."""
+    return max(1, value)
+
+
+def allowed_effects(attack: Attack, target: Fighter) -> list[Action]:
+    """C5 only converts nonlethal damage; C3 matters only against RD (digest §12)."""
+    effects = [Action.CRIT_MULTIPLY, Action.CRIT_MAXIMUM]
+    if target.character.rd > 0:
+        effects.append(Action.CRIT_IGNORE_RD)
+    effects.append(Action.CRIT_SEQUEL)
+    if not attack.weapon.lethal:
+        effects.append(Action.CRIT_LETHAL)
+    return effects
+
+
+def best_effect(state: DuelState, attack: Attack) -> Action:
+    """auto_best (digest §7.1): most likely to put the target out, then most damage."""
+    target = state.fighters[1 - attack.attacker]
+    flat = damage_flat(state, attack)
+    best: tuple[Fraction, Fraction, int] | None = None
+    choice = Action.CRIT_MULTIPLY
+    for effect in allowed_effects(attack, target):
+        rd = 0 if effect == Action.CRIT_IGNORE_RD else target.character.rd
+        lethal = attack.weapon.lethal or effect == Action.CRIT_LETHAL
+        dealt = transform(
+            damage_distribution(attack.weapon, flat, effect, state.options),
+            lambda v, rd=rd: max(0, v - rd),
+        )
+        p_out = probability(dealt, lambda d, lethal=lethal: _would_be_out(target, d, lethal))
+        key = (p_out, expectation(dealt), -CRIT_EFFECTS.index(effect))
+        if best is None or key > best:
+            best, choice = key, effect
+    return choice
+
+
+def _would_be_out(target: Fighter, damage: int, lethal: bool) -> bool:
+    hp = target.hp - damage if lethal else target.hp
+    nonlethal = target.nonlethal if lethal else target.nonlethal + damage
+    return hp <= 0 or nonlethal >= hp
+
+
+# --- resolution ------------------------------------------------------------------
+
+
+def damage_flat(state: DuelState, attack: Attack) -> int:
+    return strength_share(state.fighters[attack.attacker].character.str_mod, attack.str_share)
+
+
+def resolve_attack(state: DuelState, attack: Attack, dice: Dice) -> None:
+    """Roll one attack to its end, or stop at a critical the attacker must choose for."""
+    seat = attack.attacker
+    attacker = state.fighters[seat]
+    target = state.fighters[1 - seat]
+    if attack.item is not None:
+        item = attacker.carried[attack.item]
+        if attack.mode == AttackMode.RANGED and state.options.track_ammo:
+            item.ammo -= 1  # spent hit or miss, jammed or not (§5, §7 ASSUMPTION)
+        if attack.mode == AttackMode.THROWN:
+            item.place = Place.THROWN_AWAY  # §5: the weapon leaves the hand
+    bonus, bonus_notes = attack_modifier(state, attack)
+    defense, defense_notes = current_defense(state, attack)
+    attacker.feint_turns = 0  # the feint is spent on the next attack (§5)
+    roll = dice.roll(20, "attack")
+    total = roll + bonus
+    verb = {AttackMode.MELEE: "strikes at", AttackMode.RANGED: "fires at"}.get(
+        attack.mode, "throws at"
+    )
+    hand = " (off hand)" if attack.off_hand else ""
+    notes = "; ".join(n for n in (bonus_notes, defense_notes) if n)
+    line = (
+        f"{attacker.name} {verb} {target.name} with the {attack.weapon.name}{hand}: "
+        f"d20 {roll} {bonus:+d} = {total} vs Defense {defense}" + (f" ({notes})" if notes else "")
+    )
+    if roll == 1:
+        state.say(seat, line + " -> natural 1, miss")
+        _natural_one(state, attack, dice)
+        return
+    if not hits(roll, bonus, defense):
+        state.say(seat, line + " -> miss")
+        return
+    margin = total - defense
+    threshold = crit_threshold(attack.weapon, target)
+    critical = margin >= threshold
+    ignore_rd = False
+    if critical:
+        line += f" -> hit, margin {margin} >= {threshold}: CRITICAL"
+    elif roll == 20:
+        confirm = dice.roll(20, "critical confirmation")
+        confirmed = confirms(confirm, bonus, defense)
+        line += f" -> natural 20, threat; confirmation d20 {confirm} {bonus:+d} = {confirm + bonus}"
+        if confirmed:
+            critical = True
+            line += ": CRITICAL"
+        else:
+            ignore_rd = True  # seed: an unconfirmed threat is a normal hit ignoring armour
+            line += ": not confirmed, normal hit ignoring RD"
+    else:
+        line += " -> hit"
+    state.say(seat, line)
+    if state.options.lighting != "clear":  # §8.5: concealment miss chance after the crit check
+        miss = (
+            state.options.partial_concealment_miss
+            if state.options.lighting == "partial_concealment"
+            else state.options.total_concealment_miss
+        )
+        percent = dice.roll(100, "concealment")
+        if percent <= miss:
+            state.say(seat, f"Concealment: d100 {percent} <= {miss}, the hit is lost")
+            return
+        state.say(seat, f"Concealment: d100 {percent} > {miss}, the hit stands")
+    if not critical:
+        deal_damage(state, attack, None, dice, ignore_rd=ignore_rd)
+    elif state.options.crit_choice == "agent":
+        state.pending_crit = attack
+        state.phase = Phase.CRIT_CHOICE
+    elif state.options.crit_choice == "always_c1":
+        deal_damage(state, attack, Action.CRIT_MULTIPLY, dice)
+    else:
+        deal_damage(state, attack, best_effect(state, attack), dice)
+
+
+def _natural_one(state: DuelState, attack: Attack, dice: Dice) -> None:
+    """Fumble or jam threat (seed: PIFIAS Y ENCASQUILLAMIENTO)."""
+    seat = attack.attacker
+    fighter = state.fighters[seat]
+    penalty = sequel_penalty(fighter, state.options)
+    if attack.mode == AttackMode.RANGED:
+        reliability = attack.weapon.reliability
+        roll = dice.roll(20, "jam test")
+        total = roll + reliability + penalty
+        text = f"Jam test: d20 {roll} {reliability + penalty:+d} = {total} vs {TEST_DC}"
+        if total < TEST_DC and attack.item is not None:
+            fighter.carried[attack.item].jammed = True
+            state.say(seat, text + f" -> the {attack.weapon.name} JAMS")
+        else:
+            state.say(seat, text + " -> no jam")
+        return
+    reflex = fighter.character.reflex
+    roll = dice.roll(20, "fumble test (Reflex)")
+    total = roll + reflex + penalty
+    text = f"Fumble test (Reflex): d20 {roll} {reflex + penalty:+d} = {total} vs {TEST_DC}"
+    if total >= TEST_DC:
+        state.say(seat, text + " -> recovers")
+        return
+    state.say(seat, text + " -> FUMBLE: hurts himself and is stunned")
+    deal_damage(state, attack, None, dice, target_seat=seat)
+    fighter.stunned = True
+
+
+def deal_damage(
+    state: DuelState,
+    attack: Attack,
+    effect: Action | None,
+    dice: Dice,
+    ignore_rd: bool = False,
+    target_seat: int | None = None,
+) -> None:
+    """Roll and apply damage (seed: DAÑO; critical effects C1-C5 of §7.1)."""
+    seat = attack.attacker
+    target_seat = 1 - seat if target_seat is None else target_seat
+    target = state.fighters[target_seat]
+    weapon = attack.weapon
+    flat = damage_flat(state, attack)
+    count, sides = weapon.damage
+    multiplier = weapon.multiplier
+    faces: list[int] = []
+    if effect == Action.CRIT_MAXIMUM:
+        rolled = maximum_damage(weapon, flat)
+        formula = f"maximum {rolled}"
+    elif effect == Action.CRIT_MULTIPLY and state.options.crit_mode == "reroll":
+        faces = [dice.roll(sides, "damage") for _ in range(count * multiplier)]
+        rolled = _min_one(sum(faces) + flat * multiplier)
+        formula = f"{count * multiplier}d{sides}{flat * multiplier:+d} {faces} = {rolled}"
+    else:
+        faces = [dice.roll(sides, "damage") for _ in range(count)]
+        rolled = _min_one(sum(faces) + flat)
+        formula = f"{count}d{sides}{flat:+d} {faces} = {rolled}"
+        if effect == Action.CRIT_MULTIPLY:
+            rolled *= multiplier
+            formula += f", x{multiplier} = {rolled}"
+    lethal = weapon.lethal or effect == Action.CRIT_LETHAL
+    rd = 0 if ignore_rd or effect == Action.CRIT_IGNORE_RD else target.character.rd
+    dealt = max(0, rolled - rd)  # §7 step 5: RD may bring damage to 0
+    if lethal:
+        target.hp -= dealt
+    else:
+        target.nonlethal += dealt
+    if effect == Action.CRIT_SEQUEL:
+        target.sequels += 1
+    if dealt > 0 and target_seat != seat:
+        state.fighters[seat].damaged_opponent = True
+    chosen = f"{EFFECT_NAMES[effect]}, " if effect is not None else ""
+    kind = "lethal" if lethal else "nonlethal"
+    rd_note = f" - RD {rd}" if rd else ""
+    sequel = ", and a moderate Sequel" if effect == Action.CRIT_SEQUEL else ""
+    state.say(
+        seat,
+        f"Damage ({chosen}{formula}){rd_note}: {dealt} {kind} to {target.name} "
+        f"(hp {target.hp}/{target.character.hp_max}, nonlethal {target.nonlethal}){sequel}",
+    )

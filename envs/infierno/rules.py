@@ -1,0 +1,780 @@
+"""The Infierno de Cobardes ruleset: turn flow, action economy and the duel opening.
+
+Seed `000_21e506418ba0c894.txt` ("Combate (I)"), digest `rules/infierno.md`.
+Comments cite the seed's section titles (SECUENCIA DE COMBATE, PRUEBA DE
+INICIATIVA, DESPREVENIDO, SORPRESA, TIPOS DE ACCIONES, DUELOS...) or the
+digest's sections (§n). The attack pipeline lives in `combat.py`.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+from duelo.envs.core.dice import Dice
+from duelo.envs.core.ruleset import SEATS, Event, Outcome
+from duelo.envs.infierno import combat
+from duelo.envs.infierno.observation import OBSERVATION_SPEC, observe
+from duelo.envs.infierno.setup import (
+    Catalog,
+    Character,
+    InfiernoOptions,
+    Scenario,
+    load_catalog,
+    options_from,
+)
+from duelo.envs.infierno.staredown import (
+    LOSER_PENALTY,
+    initiative_penalty,
+    opposed_loser,
+    staredown_result,
+)
+from duelo.envs.infierno.state import (
+    Action,
+    Attack,
+    AttackMode,
+    Budget,
+    Carried,
+    DuelState,
+    Fighter,
+    Phase,
+    Place,
+    Staredown,
+    StrShare,
+)
+
+
+class Cost(IntEnum):
+    """Action economy of one turn (seed: TIPOS DE ACCIONES; digest §4 step 7)."""
+
+    NONE = 0
+    FREE = 1
+    MOVE = 2
+    STANDARD = 3
+    FULL = 4
+
+
+COST = {
+    Action.END_TURN: Cost.NONE,
+    Action.ATTACK_MAIN: Cost.STANDARD,
+    Action.ATTACK_UNARMED: Cost.STANDARD,
+    Action.PISTOL_WHIP: Cost.STANDARD,
+    Action.THROW_MAIN: Cost.STANDARD,
+    Action.TWO_WEAPON_ATTACK: Cost.FULL,
+    Action.DRAW_PRIMARY: Cost.MOVE,  # Free with Quick Draw (see _cost)
+    Action.DRAW_SECONDARY: Cost.MOVE,
+    Action.HOLSTER_MAIN: Cost.MOVE,
+    Action.ADVANCE: Cost.MOVE,
+    Action.RETREAT: Cost.MOVE,
+    Action.STEP_IN: Cost.NONE,
+    Action.STEP_OUT: Cost.NONE,
+    Action.RUN_IN: Cost.FULL,
+    Action.RUN_OUT: Cost.FULL,
+    Action.TAKE_COVER: Cost.MOVE,
+    Action.CLEAR_JAM: Cost.STANDARD,
+    Action.RELOAD: Cost.FULL,
+    Action.FEINT: Cost.STANDARD,
+    Action.PRONE_TOGGLE: Cost.FREE,  # standing up is a Move (see _cost)
+    Action.DELAY: Cost.NONE,
+    Action.SURRENDER: Cost.FREE,
+}
+
+RUN_MULTIPLIER = 4
+"""Run: four times the speed (digest §5, ASSUMPTION d20)."""
+DELAY_EPSILON = 0.01
+"""A delayer sorts right after the opponent (digest §4 step 5)."""
+
+
+class InfiernoRuleset:
+    """Infierno de Cobardes duels between two fighters (DESIGN.md layer 2).
+
+    Args:
+        scenario: a scenario id of `configs/infierno/scenarios.yaml` or a `Scenario`.
+        fighters: two character ids or `Character`s; None takes the scenario's.
+        options: `InfiernoOptions` or a dict of its fields (GM rulings).
+        catalog: weapons, characters and scenarios; None loads the packaged ones.
+    """
+
+    system = "infierno"
+    version = 0
+    actions = Action
+    observation_spec = OBSERVATION_SPEC
+
+    def __init__(
+        self,
+        scenario: str | Scenario = "formal_duel",
+        fighters: tuple[str | Character, str | Character] | None = None,
+        options: InfiernoOptions | dict[str, Any] | None = None,
+        catalog: Catalog | None = None,
+    ) -> None:
+        self.catalog = catalog or load_catalog()
+        self.scenario = self.catalog.scenario(scenario) if isinstance(scenario, str) else scenario
+        names = fighters or self.scenario.fighters
+        if len(names) != 2:
+            raise ValueError(f"a duel needs exactly two fighters, got {len(names)}")
+        self.characters = tuple(
+            self.catalog.character(n) if isinstance(n, str) else n for n in names
+        )
+        for character in self.characters:
+            for weapon_id in character.weapons:
+                if weapon_id not in self.catalog.weapons:
+                    raise ValueError(f"{character.id}: unknown weapon {weapon_id!r}")
+        self.options = options_from(options)
+        self.fists = self.catalog.weapons["fists"]
+
+    # --- the ruleset interface ------------------------------------------------------
+
+    def new_duel(self, dice: Dice) -> DuelState:
+        state = DuelState(
+            scenario=self.scenario,
+            options=self.options,
+            fighters=[self._fighter(seat) for seat in SEATS],
+            distance=self._roll_distance(dice),
+        )
+        a, b = state.fighters
+        state.say(
+            None,
+            f"{self.scenario.id}: {a.name} vs {b.name} at {state.distance} squares "
+            f"({state.distance * 1.5:g} m)",
+        )
+        if self.scenario.staredown:
+            self._open_formal_duel(state, dice)
+        elif self.scenario.surprise != "none":
+            self._open_ambush(state, dice)
+        else:
+            for seat in SEATS:
+                self._roll_initiative(state, seat, dice)
+            self._set_order(state, dice)
+            self._start_round(state)
+        return state
+
+    def to_act(self, state: DuelState) -> int | None:
+        if state.phase == Phase.OVER:
+            return None
+        if state.phase == Phase.BOTH_MISS_DECISION:
+            return next(seat for seat in state.order if seat not in state.honour_choices)
+        if state.phase == Phase.CRIT_CHOICE:
+            assert state.pending_crit is not None
+            return state.pending_crit.attacker
+        return state.current
+
+    def legal_actions(self, state: DuelState, seat: int) -> np.ndarray:
+        mask = np.zeros(len(Action), dtype=bool)
+        if self.to_act(state) != seat:
+            return mask
+        if state.phase == Phase.BOTH_MISS_DECISION:
+            mask[[Action.SETTLE, Action.INSIST]] = True
+        elif state.phase == Phase.CRIT_CHOICE:
+            attack = state.pending_crit
+            assert attack is not None
+            mask[combat.allowed_effects(attack, state.fighters[1 - seat])] = True
+        else:
+            self._turn_mask(state, seat, mask)
+        return mask
+
+    def apply(self, state: DuelState, seat: int, action: int, dice: Dice) -> None:
+        action = Action(action)
+        if state.phase == Phase.BOTH_MISS_DECISION:
+            self._honour(state, seat, action, dice)
+        elif state.phase == Phase.CRIT_CHOICE:
+            attack = state.pending_crit
+            assert attack is not None
+            state.pending_crit = None
+            state.phase = Phase.SURPRISE if state.budget.surprise else Phase.ROUND
+            combat.deal_damage(state, attack, action, dice)
+            self._run_attacks(state, dice)
+            self._after_action(state, dice)
+        else:
+            self._turn_action(state, seat, action, dice)
+
+    def outcome(self, state: DuelState) -> Outcome | None:
+        return state.result
+
+    def observe(self, state: DuelState, seat: int) -> dict[str, np.ndarray]:
+        return observe(state, seat, self.options.round_cap)
+
+    def events(self, state: DuelState) -> list[Event]:
+        return state.log
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "version": self.version,
+            "scenario": self.scenario.id,
+            "fighters": [c.id for c in self.characters],
+        }
+
+    # --- setup ------------------------------------------------------------------
+
+    def _fighter(self, seat: int) -> Fighter:
+        character = self.characters[seat]
+        carried = [
+            Carried(self.catalog.weapons[w], ammo=self.catalog.weapons[w].capacity)
+            for w in character.weapons
+        ]
+        if self.scenario.drawn[seat] and carried:
+            carried[0].place = Place.MAIN_HAND
+        name = character.name
+        if self.characters[0].name == self.characters[1].name:
+            name += " (A)" if seat == 0 else " (B)"
+        return Fighter(
+            character=character,
+            name=name,
+            carried=carried,
+            hp=character.hp_max,
+            cover_nearby=self.scenario.cover_nearby[seat],
+        )
+
+    def _roll_distance(self, dice: Dice) -> int:
+        low, high = self.scenario.distance
+        if low == high:
+            return min(low, self.options.arena)
+        return min(low + dice.roll(high - low + 1, "starting distance") - 1, self.options.arena)
+
+    def _open_formal_duel(self, state: DuelState, dice: Dice) -> None:
+        """Seed DUELOS: staredown, then the draw (initiative), then the shootout."""
+        self._staredown(state, dice)
+        for seat in SEATS:
+            self._roll_initiative(state, seat, dice)
+        self._set_order(state, dice)
+        state.shootout_round = 0
+        self._start_round(state)
+
+    def _staredown(self, state: DuelState, dice: Dice) -> None:
+        """Opposed Intimidate before initiative (seed DUELOS; digest §8.1 readings A/B/C)."""
+        reading = state.options.staredown_penalty
+        bonuses = []
+        totals = []
+        for fighter in state.fighters:
+            bonus = (
+                fighter.character.intimidate
+                + combat.sequel_penalty(fighter, state.options)
+                - fighter.staredown_carry
+            )
+            roll = dice.roll(20, "staredown (Intimidate)")
+            bonuses.append(bonus)
+            totals.append(roll + bonus)
+            state.say(None, f"Staredown: {fighter.name} d20 {roll} {bonus:+d} = {roll + bonus}")
+        results = staredown_result((totals[0], totals[1]), (bonuses[0], bonuses[1]), reading)
+        for fighter, result in zip(state.fighters, results, strict=True):
+            fighter.staredown = result
+            fighter.staredown_carry = 0
+            if result == Staredown.NONE:
+                continue
+            if reading == "C":
+                fighter.staredown_carry = LOSER_PENALTY  # reading C: -2 in the next staredown
+            penalty = initiative_penalty(result, reading)
+            verb = "is COWED" if result == Staredown.COWED else "loses the staredown"
+            state.say(None, f"Staredown: {fighter.name} {verb} ({penalty:+d} to initiative)")
+        if results == (Staredown.NONE, Staredown.NONE):
+            state.say(None, "Staredown: neither duelist flinches")
+
+    def _open_ambush(self, state: DuelState, dice: Dice) -> None:
+        """Seed SORPRESA; digest §4 step 2, §10.4 (surprise = A, B or rolled)."""
+        surprise = self.scenario.surprise
+        ambusher = 1 if surprise == "B" else 0
+        target = state.fighters[1 - ambusher]
+        surprised = True
+        if surprise == "rolled":
+            hider = state.fighters[ambusher]
+            # the target's Attention die is rolled first (§10.4); ties by §3
+            winner = _opposed(
+                state,
+                dice,
+                (1 - ambusher, target.character.attention, "Attention"),
+                (ambusher, hider.character.stealth, "Stealth"),
+            )
+            surprised = winner == ambusher
+        if not surprised:
+            state.say(None, f"{target.name} spots the ambush: no surprise round")
+            for seat in (ambusher, 1 - ambusher):
+                self._roll_initiative(state, seat, dice)
+            self._set_order(state, dice)
+            self._start_round(state)
+            return
+        target.aware = False
+        state.say(None, f"{target.name} is SURPRISED")
+        self._roll_initiative(state, ambusher, dice)  # the aware roll before the surprise round
+        state.order = [ambusher, 1 - ambusher]
+        state.phase = Phase.SURPRISE
+        state.say(None, "--- Surprise round ---")
+        self._begin_turn(state, ambusher)
+
+    def _roll_initiative(self, state: DuelState, seat: int, dice: Dice) -> None:
+        """1d20 + Initiative + draw modifier + staredown penalty (seed PRUEBA DE INICIATIVA)."""
+        fighter = state.fighters[seat]
+        character = fighter.character
+        draw = 0
+        if fighter.main is None and fighter.carried and fighter.carried[0].place == Place.HOLSTERED:
+            draw = fighter.carried[0].weapon.draw_modifier  # §4 step 3: only when drawing
+        elif fighter.main is None:
+            draw = self.fists.draw_modifier
+        staredown = initiative_penalty(fighter.staredown, state.options.staredown_penalty)
+        sequels = combat.sequel_penalty(fighter, state.options)
+        roll = dice.roll(20, "initiative")
+        total = roll + character.init_bonus + draw + staredown + sequels
+        fighter.initiative = total
+        parts = f"d20 {roll} {character.init_bonus:+d} init {draw:+d} draw"
+        if staredown:
+            parts += f" {staredown:+d} staredown"
+        if sequels:
+            parts += f" {sequels:+d} sequels"
+        state.say(seat, f"Initiative: {fighter.name} {parts} = {total}")
+
+    def _set_order(self, state: DuelState, dice: Dice) -> None:
+        """Descending initiative; ties by Dexterity, then Initiative bonus, then a die (§4)."""
+        keys = [(f.initiative, f.character.dex_mod, f.character.init_bonus) for f in state.fighters]
+        if keys[0] != keys[1]:
+            first = 0 if keys[0] > keys[1] else 1
+        else:
+            first = dice.roll(2, "initiative tie") - 1
+        state.order = [first, 1 - first]
+        for fighter in state.fighters:
+            fighter.aware = True
+        state.say(None, f"{state.fighters[first].name} acts first")
+
+    # --- rounds and turns -------------------------------------------------------
+
+    def _start_round(self, state: DuelState) -> None:
+        state.round += 1
+        state.shootout_round += 1
+        if state.round > state.options.round_cap:
+            state.result = Outcome(None, f"round cap of {state.options.round_cap}", truncated=True)
+            state.phase = Phase.OVER
+            state.say(None, f"The round cap of {state.options.round_cap} is reached: a draw")
+            return
+        state.phase = Phase.ROUND
+        state.turn_index = 0
+        state.say(None, f"--- Round {state.round} ---")
+        self._begin_turn(state, state.order[0])
+
+    def _begin_turn(self, state: DuelState, seat: int) -> None:
+        fighter = state.fighters[seat]
+        if fighter.stunned and state.options.stun_duration == "start_of_next_turn":
+            fighter.stunned = False  # §7: the stun lasts until the start of own next turn
+            state.say(seat, f"{fighter.name} shakes off the stun")
+        state.current = seat
+        state.budget = Budget(surprise=state.phase == Phase.SURPRISE)
+        state.say(seat, f"{fighter.name}'s turn")
+
+    def _end_turn(self, state: DuelState, dice: Dice) -> None:
+        fighter = state.fighters[state.current]
+        if fighter.feint_turns > 0:
+            fighter.feint_turns -= 1
+        state.turn_index += 1
+        if state.phase == Phase.SURPRISE:
+            # §4 steps 2-3: the surprised side rolls initiative after the surprise round
+            self._roll_initiative(state, state.order[1], dice)
+            self._set_order(state, dice)
+            state.round = 0
+            state.shootout_round = 0
+            self._start_round(state)
+        elif state.turn_index >= len(state.order):
+            self._end_round(state, dice)
+        else:
+            self._begin_turn(state, state.order[state.turn_index])
+
+    def _end_round(self, state: DuelState, dice: Dice) -> None:
+        if state.options.stun_duration == "end_of_round":
+            for fighter in state.fighters:
+                fighter.stunned = False
+        if (
+            self.scenario.staredown
+            and state.shootout_round == 1
+            and state.options.both_miss != "continue"
+            and not any(f.damaged_opponent for f in state.fighters)
+        ):
+            # §8.1 step 4: both missed in round 1 of the shootout
+            state.say(None, "Both duelists missed")
+            if state.duel_repeats >= state.options.max_duel_repeats:
+                self._finish(state, Outcome(None, "duel settled after repeated double misses"))
+            elif state.options.both_miss == "always_repeat":
+                self._repeat_duel(state, dice)
+            else:
+                state.phase = Phase.BOTH_MISS_DECISION
+                state.honour_choices = {}
+                state.current = None
+            return
+        self._start_round(state)
+
+    def _honour(self, state: DuelState, seat: int, action: Action, dice: Dice) -> None:
+        """Seed DUELOS: settled if both let it go, repeated if one's honour is at stake."""
+        state.honour_choices[seat] = action
+        state.say(seat, f"{state.fighters[seat].name} chooses to {action.name.lower()}")
+        if len(state.honour_choices) < 2:
+            return
+        if all(choice == Action.SETTLE for choice in state.honour_choices.values()):
+            self._finish(state, Outcome(None, "duel settled by agreement"))
+        else:
+            self._repeat_duel(state, dice)
+
+    def _repeat_duel(self, state: DuelState, dice: Dice) -> None:
+        """§8.1: HP, nonlethal and Sequels stay; everything else resets."""
+        state.duel_repeats += 1
+        state.say(None, f"The duel is repeated ({state.duel_repeats})")
+        for seat, fighter in enumerate(state.fighters):
+            for item in fighter.carried:
+                item.place = Place.HOLSTERED
+                item.ammo = item.weapon.capacity
+                item.jammed = False
+            if self.scenario.drawn[seat] and fighter.carried:
+                fighter.carried[0].place = Place.MAIN_HAND
+            fighter.has_acted = False
+            fighter.stunned = fighter.prone = fighter.cover = False
+            fighter.feint_turns = 0
+            fighter.damaged_opponent = False
+        state.distance = self._roll_distance(dice)
+        self._open_formal_duel(state, dice)
+
+    def _finish(self, state: DuelState, outcome: Outcome) -> None:
+        state.result = outcome
+        state.phase = Phase.OVER
+        state.current = None
+        state.queue.clear()
+        state.say(None, f"Duel over: {outcome.reason}")
+
+    def _check_out(self, state: DuelState) -> bool:
+        """§9: down at hp <= 0, knocked out at nonlethal >= hp."""
+        out = [f.out for f in state.fighters]
+        if not any(out):
+            return False
+        if all(out):
+            self._finish(state, Outcome(None, "both fighters are out"))
+            return True
+        loser = out.index(True)
+        fighter = state.fighters[loser]
+        how = "bites the dust" if fighter.hp <= 0 else "is knocked out"
+        self._finish(state, Outcome(1 - loser, f"{fighter.name} {how}"))
+        return True
+
+    # --- the acting seat's turn -------------------------------------------------
+
+    def _cost(self, fighter: Fighter, action: Action) -> Cost:
+        if action in (Action.DRAW_PRIMARY, Action.DRAW_SECONDARY):
+            if "quick_draw" in fighter.character.feats and self.options.quick_draw_free:
+                return Cost.FREE  # seed: Quick Draw is not a move action (§4 step 9)
+        if action == Action.PRONE_TOGGLE and fighter.prone:
+            return Cost.MOVE  # standing up is a move action (§5)
+        return COST[action]
+
+    @staticmethod
+    def _affordable(budget: Budget, cost: Cost, action: Action) -> bool:
+        if cost == Cost.STANDARD:
+            return budget.standard
+        if cost == Cost.MOVE:
+            return budget.move or budget.standard  # a move may replace the standard action
+        if cost == Cost.FULL:
+            return budget.full_round
+        if cost == Cost.FREE:
+            return action not in budget.free_used  # each free action once a turn (§4)
+        return True
+
+    @staticmethod
+    def _spend(budget: Budget, cost: Cost, action: Action) -> None:
+        if cost == Cost.STANDARD:
+            budget.standard = False
+        elif cost == Cost.MOVE:
+            if budget.move:
+                budget.move = False
+            else:
+                budget.standard = False
+        elif cost == Cost.FULL:
+            budget.standard = budget.move = False
+        elif cost == Cost.FREE:
+            budget.free_used.add(action)
+        if budget.surprise and cost in (Cost.STANDARD, Cost.MOVE):
+            budget.standard = budget.move = False  # §4 step 2: one standard or one move
+
+    def _can_strike(self, state: DuelState, item: Carried) -> bool:
+        weapon = item.weapon
+        if weapon.is_firearm:
+            has_ammo = item.ammo > 0 or not state.options.track_ammo
+            return not item.jammed and has_ammo and state.distance <= weapon.max_range
+        return weapon.category == "melee" and state.distance == 1
+
+    def _turn_mask(self, state: DuelState, seat: int, mask: np.ndarray) -> None:
+        fighter = state.fighters[seat]
+        budget = state.budget
+        distance = state.distance
+        main, off = fighter.main, fighter.off
+        arena = state.options.arena
+
+        def can(action: Action) -> bool:
+            return self._affordable(budget, self._cost(fighter, action), action)
+
+        in_hand = [item for item in (main, off) if item is not None]
+        mask[Action.END_TURN] = True
+        mask[Action.ATTACK_MAIN] = (
+            can(Action.ATTACK_MAIN) and main is not None and self._can_strike(state, main)
+        )
+        mask[Action.ATTACK_UNARMED] = can(Action.ATTACK_UNARMED) and distance == 1
+        mask[Action.PISTOL_WHIP] = (
+            can(Action.PISTOL_WHIP)
+            and distance == 1
+            and main is not None
+            and main.weapon.melee_profile is not None
+        )
+        mask[Action.THROW_MAIN] = (
+            can(Action.THROW_MAIN)
+            and main is not None
+            and main.weapon.throwable
+            and distance <= main.weapon.max_range
+            and not fighter.prone  # §8.7: no thrown attacks while prone
+        )
+        mask[Action.TWO_WEAPON_ATTACK] = (
+            can(Action.TWO_WEAPON_ATTACK)
+            and main is not None
+            and off is not None
+            and main.weapon.hands == 1
+            and self._can_strike(state, main)
+            and self._can_strike(state, off)
+        )
+        for action, slot in ((Action.DRAW_PRIMARY, 0), (Action.DRAW_SECONDARY, 1)):
+            mask[action] = (
+                can(action)
+                and slot < len(fighter.carried)
+                and fighter.carried[slot].place == Place.HOLSTERED
+                and fighter.free_hands >= fighter.carried[slot].weapon.hands
+            )
+        mask[Action.HOLSTER_MAIN] = can(Action.HOLSTER_MAIN) and main is not None
+        walk = not fighter.prone and not budget.stepped  # §4: no distance move after a step
+        mask[Action.ADVANCE] = can(Action.ADVANCE) and walk and distance > 1
+        mask[Action.RETREAT] = can(Action.RETREAT) and walk
+        mask[Action.STEP_IN] = budget.can_step and distance > 1
+        mask[Action.STEP_OUT] = budget.can_step and distance < arena
+        mask[Action.RUN_IN] = can(Action.RUN_IN) and walk and distance > 1
+        mask[Action.RUN_OUT] = can(Action.RUN_OUT) and walk
+        mask[Action.TAKE_COVER] = (
+            can(Action.TAKE_COVER) and fighter.cover_nearby and not fighter.cover and distance > 1
+        )
+        mask[Action.CLEAR_JAM] = can(Action.CLEAR_JAM) and any(i.jammed for i in in_hand)
+        mask[Action.RELOAD] = (
+            can(Action.RELOAD)
+            and state.options.track_ammo
+            and any(i.weapon.is_firearm and i.ammo < i.weapon.capacity for i in in_hand)
+        )
+        mask[Action.FEINT] = can(Action.FEINT) and distance == 1
+        mask[Action.PRONE_TOGGLE] = state.options.allow_prone and can(Action.PRONE_TOGGLE)
+        mask[Action.DELAY] = (
+            state.phase == Phase.ROUND
+            and not budget.acted
+            and state.turn_index == 0
+            and state.delayed_round != state.round
+        )
+        mask[Action.SURRENDER] = state.phase == Phase.ROUND
+
+    def _turn_action(self, state: DuelState, seat: int, action: Action, dice: Dice) -> None:
+        fighter = state.fighters[seat]
+        opponent = state.fighters[1 - seat]
+        budget = state.budget
+        if action == Action.DELAY:
+            self._delay(state, seat)
+            return
+        fighter.has_acted = True  # DESPREVENIDO: no longer flat-footed once acting
+        budget.acted = True
+        if action == Action.END_TURN:
+            state.say(seat, f"{fighter.name} ends the turn")
+            self._end_turn(state, dice)
+            return
+        self._spend(budget, self._cost(fighter, action), action)
+        if action == Action.SURRENDER:
+            state.say(seat, f"{fighter.name} SURRENDERS")
+            self._finish(state, Outcome(1 - seat, f"{fighter.name} surrenders"))
+            return
+        if action in ATTACKS:
+            state.queue = self._attacks(state, seat, action)
+            self._run_attacks(state, dice)
+        elif action in (Action.DRAW_PRIMARY, Action.DRAW_SECONDARY):
+            item = fighter.carried[0 if action == Action.DRAW_PRIMARY else 1]
+            item.place = Place.MAIN_HAND if fighter.main is None else Place.OFF_HAND
+            state.say(seat, f"{fighter.name} draws the {item.weapon.name}")
+        elif action == Action.HOLSTER_MAIN:
+            main = fighter.main
+            assert main is not None
+            main.place = Place.HOLSTERED
+            off = fighter.off
+            if off is not None:
+                off.place = Place.MAIN_HAND
+            state.say(seat, f"{fighter.name} holsters the {main.weapon.name}")
+        elif action in MOVES:
+            self._move(state, seat, action)
+        elif action == Action.TAKE_COVER:
+            fighter.cover = True
+            state.say(seat, f"{fighter.name} takes cover (+4 Defense)")
+        elif action == Action.CLEAR_JAM:
+            self._clear_jam(state, seat, dice)
+        elif action == Action.RELOAD:
+            item = next(
+                i
+                for i in (fighter.main, fighter.off)
+                if i is not None and i.weapon.is_firearm and i.ammo < i.weapon.capacity
+            )
+            item.ammo = item.weapon.capacity
+            state.say(seat, f"{fighter.name} reloads the {item.weapon.name} ({item.ammo})")
+        elif action == Action.FEINT:
+            winner = _opposed(
+                state,
+                dice,
+                (
+                    seat,
+                    fighter.character.deceive + combat.sequel_penalty(fighter, self.options),
+                    "Deceive",
+                ),
+                (
+                    1 - seat,
+                    opponent.character.attention + combat.sequel_penalty(opponent, self.options),
+                    "Attention",
+                ),
+            )
+            if winner == seat:
+                fighter.feint_turns = 2  # this turn and the next (§5)
+                state.say(seat, f"{fighter.name}'s feint works: his next attack is a sneak attack")
+            else:
+                state.say(seat, f"{opponent.name} is not fooled")
+        elif action == Action.PRONE_TOGGLE:
+            fighter.prone = not fighter.prone
+            state.say(seat, f"{fighter.name} {'drops prone' if fighter.prone else 'stands up'}")
+        self._after_action(state, dice)
+
+    def _after_action(self, state: DuelState, dice: Dice) -> None:
+        if state.phase in (Phase.OVER, Phase.CRIT_CHOICE) or self._check_out(state):
+            return
+        fighter = state.fighters[state.current]
+        if fighter.stunned:
+            state.say(state.current, f"{fighter.name} is stunned: the rest of the turn is lost")
+            self._end_turn(state, dice)
+        elif state.budget.exhausted:
+            self._end_turn(state, dice)
+
+    def _delay(self, state: DuelState, seat: int) -> None:
+        """§4 step 5: act right after the opponent from now on."""
+        other = 1 - seat
+        fighter = state.fighters[seat]
+        fighter.initiative = (state.fighters[other].initiative or 0) - DELAY_EPSILON
+        state.order = [other, seat]
+        state.delayed_round = state.round
+        state.say(seat, f"{fighter.name} delays, acting after {state.fighters[other].name}")
+        self._begin_turn(state, other)
+
+    def _attacks(self, state: DuelState, seat: int, action: Action) -> list[Attack]:
+        fighter = state.fighters[seat]
+        main, off = fighter.main, fighter.off
+        if action == Action.ATTACK_UNARMED:
+            return [Attack(seat, self.fists, AttackMode.MELEE, StrShare.FULL)]
+        assert main is not None
+        main_index = fighter.carried.index(main)
+        if action == Action.PISTOL_WHIP:
+            assert main.weapon.melee_profile is not None
+            profile = self.catalog.weapons[main.weapon.melee_profile]
+            return [Attack(seat, profile, AttackMode.MELEE, _melee_share(profile.hands))]
+        if action == Action.THROW_MAIN:
+            return [Attack(seat, main.weapon, AttackMode.THROWN, StrShare.HALF, main_index)]
+        if action == Action.ATTACK_MAIN:
+            return [self._strike(seat, main, main_index)]
+        # two-weapon fighting: -2/-2 with the feat, else -4/-8 (§5, ASSUMPTION d20 SRD)
+        assert off is not None
+        feat = "two_weapon_fighting" in fighter.character.feats
+        first = self._strike(seat, main, main_index, penalty=-2 if feat else -4)
+        second = self._strike(
+            seat, off, fighter.carried.index(off), penalty=-2 if feat else -8, off_hand=True
+        )
+        return [first, second]
+
+    @staticmethod
+    def _strike(
+        seat: int, item: Carried, index: int, penalty: int = 0, off_hand: bool = False
+    ) -> Attack:
+        weapon = item.weapon
+        if weapon.is_firearm:
+            return Attack(seat, weapon, AttackMode.RANGED, StrShare.NONE, index, penalty, off_hand)
+        share = StrShare.HALF if off_hand else _melee_share(weapon.hands)  # seed DAÑO
+        return Attack(seat, weapon, AttackMode.MELEE, share, index, penalty, off_hand)
+
+    def _run_attacks(self, state: DuelState, dice: Dice) -> None:
+        while state.queue and state.phase != Phase.CRIT_CHOICE:
+            attack = state.queue.pop(0)
+            combat.resolve_attack(state, attack, dice)
+            if any(f.out for f in state.fighters) or state.fighters[attack.attacker].stunned:
+                state.queue.clear()
+
+    def _move(self, state: DuelState, seat: int, action: Action) -> None:
+        """§6 discrete range model; cover is lost by moving, kept by a step."""
+        fighter = state.fighters[seat]
+        budget = state.budget
+        arena = state.options.arena
+        before = state.distance
+        reach = state.options.speed * (RUN_MULTIPLIER if action in RUNS else 1)
+        if action in (Action.RETREAT, Action.RUN_OUT) and before >= arena:
+            state.say(seat, f"{fighter.name} flees the fight")
+            self._finish(state, Outcome(1 - seat, f"{fighter.name} flees (counts as surrender)"))
+            return
+        if action in (Action.ADVANCE, Action.RUN_IN, Action.STEP_IN):
+            step = 1 if action == Action.STEP_IN else reach
+            state.distance = before - min(step, before - 1)
+        else:
+            step = 1 if action == Action.STEP_OUT else reach
+            state.distance = min(arena, before + step)
+        if action in (Action.STEP_IN, Action.STEP_OUT):
+            budget.stepped = True
+        else:
+            budget.moved = True
+            fighter.cover = False
+        if state.distance == 1:
+            for each in state.fighters:
+                each.cover = False  # §8.4: no cover in melee
+        verb = action.name.lower().replace("_", " ")
+        state.say(seat, f"{fighter.name}: {verb}, distance {before} -> {state.distance}")
+
+    def _clear_jam(self, state: DuelState, seat: int, dice: Dice) -> None:
+        """Craft (Mechanics) DC 15 as a standard action (seed PIFIAS Y ENCASQUILLAMIENTO)."""
+        fighter = state.fighters[seat]
+        item = next(i for i in (fighter.main, fighter.off) if i is not None and i.jammed)
+        bonus = fighter.character.craft_mech + combat.sequel_penalty(fighter, state.options)
+        roll = dice.roll(20, "clear jam (Craft (Mechanics))")
+        cleared = roll + bonus >= combat.TEST_DC
+        if cleared:
+            item.jammed = False
+        state.say(
+            seat,
+            f"{fighter.name} works the jammed {item.weapon.name}: d20 {roll} {bonus:+d} = "
+            f"{roll + bonus} vs {combat.TEST_DC} -> {'cleared' if cleared else 'still jammed'}",
+        )
+
+
+ATTACKS = frozenset(
+    {
+        Action.ATTACK_MAIN,
+        Action.ATTACK_UNARMED,
+        Action.PISTOL_WHIP,
+        Action.THROW_MAIN,
+        Action.TWO_WEAPON_ATTACK,
+    }
+)
+RUNS = frozenset({Action.RUN_IN, Action.RUN_OUT})
+MOVES = frozenset({Action.ADVANCE, Action.RETREAT, Action.STEP_IN, Action.STEP_OUT, *RUNS})
+
+
+def _melee_share(hands: int) -> StrShare:
+    return StrShare.ONE_AND_HALF if hands == 2 else StrShare.FULL
+
+
+def _opposed(
+    state: DuelState,
+    dice: Dice,
+    first: tuple[int, int, str],
+    second: tuple[int, int, str],
+) -> int:
+    """An opposed d20 test (§3): `first` rolls first; a full tie is re-rolled."""
+    while True:
+        totals = []
+        for seat, bonus, skill in (first, second):
+            roll = dice.roll(20, skill)
+            totals.append(roll + bonus)
+            state.say(
+                seat, f"{skill}: {state.fighters[seat].name} d20 {roll} {bonus:+d} = {roll + bonus}"
+            )
+        loser = opposed_loser((totals[0], totals[1]), (first[1], second[1]))
+        if loser is not None:
+            return second[0] if loser == 0 else first[0]

@@ -1,0 +1,270 @@
+"""Infierno's data: weapons, characters, scenarios and the GM options.
+
+Everything here is loaded from YAML under `configs/infierno/` (or a user's own
+files) and validated on load. `InfiernoOptions` holds every ASSUMPTION of the
+digest that a GM could rule otherwise, each defaulting to the digest's value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from duelo.envs.core.config import (
+    ConfigError,
+    build,
+    packaged_config,
+    read_yaml_mapping,
+    require,
+)
+
+Category = Literal["unarmed", "melee", "firearm"]
+Feat = Literal["quick_draw", "uncanny_dodge", "two_weapon_fighting"]
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """One row of the weapon table (digest §10.1)."""
+
+    id: str
+    name: str
+    category: Category
+    hands: Literal[1, 2]
+    damage: tuple[int, int]
+    crit_low: int
+    multiplier: Literal[2, 3, 4] = 2
+    lethal: bool = True
+    throwable: bool = False
+    increment: int = 0
+    max_increments: int = 0
+    draw_modifier: int = 0
+    reliability: int = 0
+    capacity: int = 0
+    melee_profile: str | None = None
+    drawable: bool = True
+
+    @property
+    def is_firearm(self) -> bool:
+        return self.category == "firearm"
+
+    @property
+    def max_range(self) -> int:
+        """The farthest distance in squares it can attack at (§6)."""
+        return self.increment * self.max_increments if self.increment else 1
+
+    def __post_init__(self) -> None:
+        count, sides = self.damage
+        if count < 1 or sides < 2:
+            raise ValueError(f"damage {list(self.damage)} must be at least [1, 2]")
+        if not 18 <= self.crit_low <= 20:
+            raise ValueError(f"crit_low {self.crit_low} must be 18, 19 or 20")
+        if self.increment < 0 or self.max_increments < 0 or self.capacity < 0:
+            raise ValueError("increment, max_increments and capacity must be >= 0")
+        if (self.is_firearm or self.throwable) and not (self.increment and self.max_increments):
+            raise ValueError("a firearm or throwable weapon needs increment and max_increments")
+        if self.is_firearm and self.capacity < 1:
+            raise ValueError("a firearm needs a capacity of at least 1")
+
+
+@dataclass(frozen=True)
+class Character:
+    """A stat block (digest §2, §10.3). Defense = 10 + dodge_bonus + other_def."""
+
+    id: str
+    name: str
+    str_mod: int
+    dex_mod: int
+    init_bonus: int
+    attack_bonus: int
+    defense: int
+    hp_max: int
+    reflex: int
+    intimidate: int
+    craft_mech: int
+    deceive: int
+    attention: int
+    stealth: int
+    weapons: tuple[str, ...] = ()
+    feats: tuple[Feat, ...] = ()
+    attack_melee: int | None = None
+    attack_ranged: int | None = None
+    dodge_bonus: int | None = None
+    rd: int = 0
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.hp_max <= 999:
+            raise ValueError(f"hp_max {self.hp_max} must be between 1 and 999")
+        if self.rd < 0:
+            raise ValueError(f"rd {self.rd} must be >= 0")
+        if self.defense < 10:
+            raise ValueError(f"defense {self.defense} must be >= 10 (10 + Dodge + other)")
+        if self.dodge_bonus is not None and not 0 <= self.dodge_bonus <= self.defense - 10:
+            raise ValueError(f"dodge_bonus {self.dodge_bonus} must lie in 0..defense-10")
+        if len(self.weapons) > 2:
+            raise ValueError(
+                f"weapons lists {len(self.weapons)} items; at most 2 (primary, secondary)"
+            )
+
+    @property
+    def dodge(self) -> int:
+        """Dodge part of Defense; by default all of Defense - 10 (digest §10.2)."""
+        return self.defense - 10 if self.dodge_bonus is None else self.dodge_bonus
+
+    @property
+    def melee_attack(self) -> int:
+        return self.attack_bonus if self.attack_melee is None else self.attack_melee
+
+    @property
+    def ranged_attack(self) -> int:
+        return self.attack_bonus if self.attack_ranged is None else self.attack_ranged
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """How a fight opens (digest §8.1, §8.3, §12)."""
+
+    id: str
+    description: str
+    distance: tuple[int, int]
+    staredown: bool
+    surprise: Literal["none", "A", "B", "rolled"]
+    drawn: tuple[bool, bool]
+    cover_nearby: tuple[bool, bool]
+    fighters: tuple[str, str]
+
+    def __post_init__(self) -> None:
+        low, high = self.distance
+        if not 1 <= low <= high:
+            raise ValueError(f"distance {list(self.distance)} must satisfy 1 <= low <= high")
+        if self.staredown and self.surprise != "none":
+            raise ValueError("a formal duel (staredown) cannot open with surprise")
+
+
+@dataclass(frozen=True)
+class InfiernoOptions:
+    """GM rulings where the seed is silent; each default is the digest's ASSUMPTION."""
+
+    staredown_penalty: Literal["A", "B", "C"] = "A"
+    """§8.1 readings of the loser's -2: A initiative, B Intimidate margin, C next staredown."""
+    both_miss: Literal["decide", "continue", "always_repeat"] = "decide"
+    """§8.1: after a round-1 double miss, ask both duelists, fight on, or repeat."""
+    max_duel_repeats: int = 2
+    """§8.1: repeats allowed before a further double miss is a settled draw."""
+    crit_mode: Literal["reroll", "multiply_total"] = "reroll"
+    """§7.1 C1: roll the dice m times (rule text) or multiply one roll (seed example)."""
+    crit_choice: Literal["auto_best", "always_c1", "agent"] = "auto_best"
+    """§7.1: who picks the critical effect; "agent" makes it the attacker's decision."""
+    stun_duration: Literal["start_of_next_turn", "end_of_round"] = "start_of_next_turn"
+    """§7, §10.2: how long a fumble's stun lasts."""
+    stunned_defense_penalty: int = 0
+    """§8.7: d20's optional extra Defense penalty while stunned (off: 0)."""
+    quick_draw_free: bool = True
+    """§4 step 9: Quick Draw makes drawing a free action (else it costs nothing less)."""
+    track_ammo: bool = True
+    """§10.1: count cartridges; reloading refills (spares unlimited)."""
+    allow_prone: bool = True
+    """§10.2: dropping prone and standing up are available."""
+    lighting: Literal["clear", "partial_concealment", "total_concealment"] = "clear"
+    """§8.5: scene lighting; concealment gives a miss chance and sneak attacks."""
+    partial_concealment_miss: int = 20
+    total_concealment_miss: int = 50
+    """§8.5: d100 miss chances (percent) after a hit."""
+    partial_cover_defense: int = 4
+    """§8.4 (seed): Defense bonus of partial cover."""
+    sequel_penalty: int = 2
+    """§10.2: penalty per moderate Sequel on attacks and every d20 test."""
+    speed: int = 6
+    """§6: squares per move action (9 m)."""
+    arena: int = 40
+    """§6: arena length in squares; retreating past it is flight."""
+    round_cap: int = 20
+    """§9: rounds before the duel is truncated as a draw."""
+
+    def __post_init__(self) -> None:
+        for name in ("max_duel_repeats", "stunned_defense_penalty", "sequel_penalty"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} {getattr(self, name)} must be >= 0")
+        for name in ("partial_concealment_miss", "total_concealment_miss"):
+            if not 0 <= getattr(self, name) <= 100:
+                raise ValueError(f"{name} {getattr(self, name)} must be a percentage 0..100")
+        if self.speed < 1 or self.arena < 2 or self.round_cap < 1:
+            raise ValueError("speed, arena and round_cap must be positive (arena >= 2)")
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The weapons, characters and scenarios a ruleset can draw on."""
+
+    weapons: dict[str, Weapon]
+    characters: dict[str, Character]
+    scenarios: dict[str, Scenario] = field(default_factory=dict)
+
+    def character(self, name: str) -> Character:
+        if name not in self.characters:
+            raise ConfigError(
+                f"unknown character {name!r} (known: {', '.join(sorted(self.characters))})"
+            )
+        return self.characters[name]
+
+    def scenario(self, name: str) -> Scenario:
+        if name not in self.scenarios:
+            raise ConfigError(
+                f"unknown scenario {name!r} (known: {', '.join(sorted(self.scenarios))})"
+            )
+        return self.scenarios[name]
+
+
+def _load_entries(cls: type[Any], path: Path) -> dict[str, Any]:
+    return {
+        key: build(cls, {"id": key, **(entry or {})}, f"{path}: {key}")
+        for key, entry in read_yaml_mapping(path).items()
+    }
+
+
+def load_catalog(
+    weapons: str | Path | None = None,
+    characters: str | Path | None = None,
+    scenarios: str | Path | None = None,
+) -> Catalog:
+    """Load and cross-check the three files; None takes the packaged default."""
+    paths = {
+        "weapons": Path(weapons or packaged_config("infierno/weapons.yaml")),
+        "characters": Path(characters or packaged_config("infierno/characters.yaml")),
+        "scenarios": Path(scenarios or packaged_config("infierno/scenarios.yaml")),
+    }
+    weapon_table: dict[str, Weapon] = _load_entries(Weapon, paths["weapons"])
+    require("fists" in weapon_table, str(paths["weapons"]), "the table must define 'fists'")
+    for weapon in weapon_table.values():
+        if weapon.melee_profile is not None:
+            require(
+                weapon.melee_profile in weapon_table,
+                f"{paths['weapons']}: {weapon.id}.melee_profile",
+                f"unknown weapon {weapon.melee_profile!r}",
+            )
+    character_table: dict[str, Character] = _load_entries(Character, paths["characters"])
+    for character in character_table.values():
+        for i, weapon_id in enumerate(character.weapons):
+            where = f"{paths['characters']}: {character.id}.weapons[{i}]"
+            require(
+                weapon_id in weapon_table,
+                where,
+                f"unknown weapon {weapon_id!r} (known: {', '.join(sorted(weapon_table))})",
+            )
+            require(weapon_table[weapon_id].drawable, where, f"{weapon_id!r} cannot be carried")
+    scenario_table: dict[str, Scenario] = _load_entries(Scenario, paths["scenarios"])
+    for scenario in scenario_table.values():
+        for i, fighter in enumerate(scenario.fighters):
+            require(
+                fighter in character_table,
+                f"{paths['scenarios']}: {scenario.id}.fighters[{i}]",
+                f"unknown character {fighter!r}",
+            )
+    return Catalog(weapon_table, character_table, scenario_table)
+
+
+def options_from(values: InfiernoOptions | dict[str, Any] | None) -> InfiernoOptions:
+    """Options from a dict (e.g. gymnasium.make kwargs), checked like a config file."""
+    if isinstance(values, InfiernoOptions):
+        return values
+    return build(InfiernoOptions, values or {}, "infierno options")

@@ -1,0 +1,217 @@
+"""Infierno's actions and the duel state they act on (digest §2, §12)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from duelo.envs.core.ruleset import Event, Outcome
+from duelo.envs.infierno.setup import Character, InfiernoOptions, Scenario, Weapon
+
+
+class Action(IntEnum):
+    """Every decision of an Infierno duel (digest §12 table, plus the two decision phases)."""
+
+    END_TURN = 0
+    ATTACK_MAIN = 1
+    ATTACK_UNARMED = 2
+    PISTOL_WHIP = 3
+    THROW_MAIN = 4
+    TWO_WEAPON_ATTACK = 5
+    DRAW_PRIMARY = 6
+    DRAW_SECONDARY = 7
+    HOLSTER_MAIN = 8
+    ADVANCE = 9
+    RETREAT = 10
+    STEP_IN = 11
+    STEP_OUT = 12
+    RUN_IN = 13
+    RUN_OUT = 14
+    TAKE_COVER = 15
+    CLEAR_JAM = 16
+    RELOAD = 17
+    FEINT = 18
+    PRONE_TOGGLE = 19
+    DELAY = 20
+    SURRENDER = 21
+    SETTLE = 22
+    INSIST = 23
+    CRIT_MULTIPLY = 24
+    CRIT_MAXIMUM = 25
+    CRIT_IGNORE_RD = 26
+    CRIT_SEQUEL = 27
+    CRIT_LETHAL = 28
+
+
+CRIT_EFFECTS = (
+    Action.CRIT_MULTIPLY,
+    Action.CRIT_MAXIMUM,
+    Action.CRIT_IGNORE_RD,
+    Action.CRIT_SEQUEL,
+    Action.CRIT_LETHAL,
+)
+"""The five critical effects C1..C5 of digest §7.1, in table order."""
+
+
+class Phase(IntEnum):
+    SURPRISE = 0
+    ROUND = 1
+    BOTH_MISS_DECISION = 2
+    CRIT_CHOICE = 3
+    OVER = 4
+
+
+class Place(IntEnum):
+    """Where a carried weapon is (digest §2 `where`)."""
+
+    HOLSTERED = 0
+    MAIN_HAND = 1
+    OFF_HAND = 2
+    THROWN_AWAY = 3
+
+
+class Staredown(IntEnum):
+    NONE = 0
+    LOST = 1
+    COWED = 2
+
+
+@dataclass
+class Carried:
+    """One weapon a fighter carries, with its own ammunition and jam state."""
+
+    weapon: Weapon
+    place: Place = Place.HOLSTERED
+    ammo: int = 0
+    jammed: bool = False
+
+
+@dataclass
+class Budget:
+    """What is left of the current turn (digest §4 step 7)."""
+
+    standard: bool = True
+    move: bool = True
+    moved: bool = False
+    stepped: bool = False
+    acted: bool = False
+    surprise: bool = False
+    free_used: set[Action] = field(default_factory=set)
+
+    @property
+    def full_round(self) -> bool:
+        return self.standard and self.move and not self.surprise
+
+    @property
+    def can_step(self) -> bool:
+        """The 1.5 m step: only if no other distance was moved this turn (seed)."""
+        return not (self.moved or self.stepped)
+
+    @property
+    def exhausted(self) -> bool:
+        return not (self.standard or self.move or self.can_step)
+
+
+@dataclass
+class Fighter:
+    character: Character
+    name: str
+    """The character's name, with the side added when both sides share it."""
+    carried: list[Carried]
+    hp: int
+    cover_nearby: bool
+    nonlethal: int = 0
+    sequels: int = 0
+    initiative: float | None = None
+    init_roll_key: tuple[int, int, int] = (0, 0, 0)
+    has_acted: bool = False
+    aware: bool = True
+    stunned: bool = False
+    prone: bool = False
+    cover: bool = False
+    staredown: Staredown = Staredown.NONE
+    staredown_carry: int = 0
+    feint_turns: int = 0
+    damaged_opponent: bool = False
+
+    def in_hand(self, place: Place) -> Carried | None:
+        for item in self.carried:
+            if item.place == place:
+                return item
+        return None
+
+    @property
+    def main(self) -> Carried | None:
+        return self.in_hand(Place.MAIN_HAND)
+
+    @property
+    def off(self) -> Carried | None:
+        return self.in_hand(Place.OFF_HAND)
+
+    @property
+    def free_hands(self) -> int:
+        used = sum(item.weapon.hands for item in self.carried if item.place in (1, 2))
+        return max(0, 2 - used)
+
+    @property
+    def out(self) -> bool:
+        """Down (hp <= 0) or knocked out (nonlethal >= hp), digest §9."""
+        return self.hp <= 0 or self.nonlethal >= self.hp
+
+    @property
+    def flat_footed(self) -> bool:
+        return not self.has_acted
+
+
+class AttackMode(IntEnum):
+    MELEE = 0
+    RANGED = 1
+    THROWN = 2
+
+
+class StrShare(IntEnum):
+    """Share of Strength added to damage (digest §7 table)."""
+
+    NONE = 0
+    HALF = 1
+    FULL = 2
+    ONE_AND_HALF = 3
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One attack waiting to be resolved (digest §7 pipeline)."""
+
+    attacker: int
+    weapon: Weapon
+    mode: AttackMode
+    str_share: StrShare
+    item: int | None = None
+    """Index of the carried weapon used (None for fists and improvised strikes)."""
+    penalty: int = 0
+    off_hand: bool = False
+
+
+@dataclass
+class DuelState:
+    scenario: Scenario
+    options: InfiernoOptions
+    fighters: list[Fighter]
+    distance: int
+    phase: Phase = Phase.ROUND
+    round: int = 0
+    shootout_round: int = 0
+    order: list[int] = field(default_factory=lambda: [0, 1])
+    turn_index: int = 0
+    current: int | None = None
+    budget: Budget = field(default_factory=Budget)
+    duel_repeats: int = 0
+    queue: list[Attack] = field(default_factory=list)
+    pending_crit: Attack | None = None
+    honour_choices: dict[int, Action] = field(default_factory=dict)
+    delayed_round: int = -1
+    log: list[Event] = field(default_factory=list)
+    result: Outcome | None = None
+
+    def say(self, seat: int | None, text: str) -> None:
+        self.log.append(Event(self.round, seat, text))

@@ -1,0 +1,1 @@
+"""Training NPC brains with stable-baselines3 / sb3-contrib (see the training issue)."""
