@@ -32,6 +32,10 @@ class DuelEnv(gym.Env):
         illegal_penalty: the reward of an illegal action under "penalize".
         flat_observation: observe one float32 vector instead of the Dict.
         render_mode: None or "ansi" (the narrated duel, every die shown).
+
+    A duel that the opponent ends before the learner's first decision (a kill in
+    a surprise round, a surrender) is discarded at reset and a new one dealt from
+    the same generator, since a Gymnasium episode cannot start terminated.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
@@ -82,11 +86,12 @@ class DuelEnv(gym.Env):
         self.seat = (
             self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
         )
-        self.state = self.ruleset.new_duel(self.dice)
-        self.result = None
-        self._play_opponent()
-        self.result = self.ruleset.outcome(self.state)
-        return self._observation(), self._info()
+        while True:  # Gymnasium has no terminal first observation: deal again
+            self.state = self.ruleset.new_duel(self.dice)
+            self._play_opponent()
+            self.result = self.ruleset.outcome(self.state)
+            if self.result is None:
+                return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self.state is None:

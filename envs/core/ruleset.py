@@ -61,6 +61,8 @@ class Ruleset(Protocol, Generic[StateT]):
     """Bumped whenever the rules' behaviour changes (it is the env id's -vN)."""
     actions: type[IntEnum]
     observation_spec: ObservationSpec
+    round_cap: int
+    """Rounds after which a duel is truncated as a draw."""
 
     def new_duel(self, dice: Dice) -> StateT:
         """Set up a duel, rolling whatever the rules roll before the first decision."""
@@ -84,6 +86,10 @@ class Ruleset(Protocol, Generic[StateT]):
 
     def observe(self, state: StateT, seat: int) -> dict[str, np.ndarray]:
         """What `seat` may see now, as arrays matching `observation_spec`."""
+        ...
+
+    def round(self, state: StateT) -> int:
+        """The current round (the cap is checked against it)."""
         ...
 
     def events(self, state: StateT) -> list[Event]:

@@ -92,7 +92,7 @@ def attack_modifier(state: DuelState, attack: Attack) -> tuple[int, str]:
         notes.append(f"sequels {sequels:+d}")
         bonus += sequels
     if fighter.prone and attack.mode == AttackMode.MELEE:
-        notes.append("prone -4")
+        notes.append("attacking prone -4")
         bonus -= 4
     return bonus, ", ".join(notes)
 
@@ -129,10 +129,10 @@ def current_defense(state: DuelState, attack: Attack) -> tuple[int, str]:
     if target.prone:  # §8.7 (ASSUMPTION, d20 SRD)
         if attack.mode == AttackMode.MELEE:
             defense -= 4
-            notes.append("prone -4")
+            notes.append("target prone -4")
         elif state.distance > 1:
             defense += 4
-            notes.append("prone +4")
+            notes.append("target prone +4")
     if target.stunned and state.options.stunned_defense_penalty:
         defense -= state.options.stunned_defense_penalty
         notes.append(f"stunned -{state.options.stunned_defense_penalty}")

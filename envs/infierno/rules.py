@@ -122,6 +122,7 @@ class InfiernoRuleset:
                 if weapon_id not in self.catalog.weapons:
                     raise ValueError(f"{character.id}: unknown weapon {weapon_id!r}")
         self.options = options_from(options)
+        self.round_cap = self.options.round_cap
         self.fists = self.catalog.weapons["fists"]
 
     # --- the ruleset interface ------------------------------------------------------
@@ -194,6 +195,9 @@ class InfiernoRuleset:
 
     def observe(self, state: DuelState, seat: int) -> dict[str, np.ndarray]:
         return observe(state, seat, self.options.round_cap)
+
+    def round(self, state: DuelState) -> int:
+        return state.round
 
     def events(self, state: DuelState) -> list[Event]:
         return state.log

@@ -22,7 +22,9 @@ from tests.infierno.helpers import CATALOG
         (4, 12, "0.65", "0.15", "0.20"),
     ],
 )
-def test_hit_and_crit_table(bonus: int, defense: int, hit: str, crit_t10: str, crit_t9: str) -> None:
+def test_hit_and_crit_table(
+    bonus: int, defense: int, hit: str, crit_t10: str, crit_t9: str
+) -> None:
     assert hit_chance(bonus, defense) == Fraction(hit)
     assert crit_chance(bonus, defense, 10) == Fraction(crit_t10)
     assert crit_chance(bonus, defense, 9) == Fraction(crit_t9)
@@ -54,4 +56,6 @@ def test_plain_tests_and_dice_sums() -> None:
     assert d20_test(0, 15) == Fraction(6, 20)
     two_d6 = dice_sum(2, 6)
     assert two_d6[12] == Fraction(1, 36)  # one revolver hit kills a fresh duelist (§10.2)
-    assert round(float(probability(dice_sum(4, 6), lambda v: v >= 12)), 2) == 0.76  # two hits kill 76 % of the time
+    assert (
+        round(float(probability(dice_sum(4, 6), lambda v: v >= 12)), 2) == 0.76
+    )  # two hits kill 76 % of the time

@@ -174,13 +174,13 @@ def test_prone_defense_against_ranged_and_melee() -> None:
     duel.act(Action.END_TURN)
     duel.act(Action.DRAW_PRIMARY)
     duel.act(Action.ATTACK_MAIN, 2)
-    assert "vs Defense 17 (prone +4)" in duel.log()
+    assert "vs Defense 17 (target prone +4)" in duel.log()
     duel = gunfighters(distance=1)
     duel.act(Action.PRONE_TOGGLE)
     assert not duel.mask()[Action.ADVANCE]  # no moving but the step while prone
     duel.act(Action.END_TURN)
     duel.act(Action.ATTACK_UNARMED, 2)
-    assert "vs Defense 9 (prone -4)" in duel.log()
+    assert "vs Defense 9 (target prone -4)" in duel.log()
 
 
 def test_delay_swaps_the_order_for_good_once_a_round() -> None:

@@ -36,9 +36,7 @@ def test_tv1_equal_dexterity_falls_to_initiative_bonus() -> None:
 
 def test_tv2_surprise_round_punch_misses_and_guard_stays_flat_footed() -> None:
     # guard Attention 4 (+1 = 5), Johny Stealth 11 (+3 = 14), Johny initiative 8
-    duel = Duel(
-        character("johny"), character("guard"), scenario(1, surprise="rolled"), [4, 11, 8]
-    )
+    duel = Duel(character("johny"), character("guard"), scenario(1, surprise="rolled"), [4, 11, 8])
     johny, guard = duel.state.fighters
     assert duel.state.phase == Phase.SURPRISE
     assert not guard.aware and johny.initiative == 10 and guard.initiative is None
@@ -221,9 +219,7 @@ def test_tv8_unconfirmed_natural_20_ignores_armour() -> None:
 
 
 def test_tv8_natural_20_already_critical_needs_no_confirmation() -> None:
-    duel = duel_at(
-        10, {"attack_bonus": 5}, {"defense": 14}, "revolver", crit_choice="always_c1"
-    )
+    duel = duel_at(10, {"attack_bonus": 5}, {"defense": 14}, "revolver", crit_choice="always_c1")
     duel.act(Action.ATTACK_MAIN, 20, 1, 1, 1, 1)  # 25, margin 11: critical, then 4d6
     assert "confirmation" not in duel.log()
     assert duel.state.fighters[1].hp == 12 - 4

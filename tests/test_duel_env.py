@@ -1,0 +1,102 @@
+"""The generic DuelEnv: errors, penalised no-ops, seats, rewards and rendering."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import duelo  # noqa: F401
+from duelo.agents import RandomPolicy
+from duelo.envs.core.ruleset import IllegalActionError
+from duelo.envs.infierno import Action, InfiernoEnv
+
+
+def play_to_end(env: gym.Env, seed: int) -> tuple[float, dict]:
+    _, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while True:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            return reward, info
+
+
+def test_illegal_action_raises_naming_the_action() -> None:
+    env = gym.make("duelo/Infierno-v0")
+    _, info = env.reset(seed=0)
+    assert not info["action_mask"][Action.CLEAR_JAM]
+    with pytest.raises(IllegalActionError, match=r"action 16 \(CLEAR_JAM\) is illegal"):
+        env.step(Action.CLEAR_JAM)
+    with pytest.raises(IllegalActionError, match="action 99"):
+        env.step(99)
+
+
+def test_penalize_mode_makes_illegal_actions_a_costly_no_op() -> None:
+    env = gym.make("duelo/Infierno-v0", illegal_action="penalize", illegal_penalty=0.5)
+    observation, _ = env.reset(seed=0)
+    after, reward, terminated, truncated, info = env.step(Action.CLEAR_JAM)
+    assert reward == -0.5 and not terminated and not truncated and info["illegal_action"]
+    assert all(np.array_equal(observation[k], after[k]) for k in observation)
+
+
+def test_step_after_the_end_and_before_reset_raise() -> None:
+    env = gym.make("duelo/Infierno-v0")
+    with pytest.raises(RuntimeError, match="before reset"):
+        env.unwrapped.step(0)
+    play_to_end(env, seed=1)
+    with pytest.raises(RuntimeError, match="after the duel ended"):
+        env.step(Action.END_TURN)
+
+
+def test_rewards_follow_the_winner() -> None:
+    env = gym.make("duelo/Infierno-v0")
+    seen = set()
+    for seed in range(30):
+        reward, info = play_to_end(env, seed)
+        expected = (
+            0.0 if info["winner"] is None else (1.0 if info["winner"] == info["seat"] else -1.0)
+        )
+        assert reward == expected
+        seen.add(reward)
+    assert seen >= {1.0, -1.0}
+
+
+def test_learner_seat_fixed_or_drawn() -> None:
+    fixed = gym.make("duelo/Infierno-v0", learner_seat=1)
+    assert {fixed.reset(seed=s)[1]["seat"] for s in range(10)} == {1}
+    drawn = gym.make("duelo/Infierno-v0")
+    assert {drawn.reset(seed=s)[1]["seat"] for s in range(20)} == {0, 1}
+    with pytest.raises(ValueError, match="learner_seat"):
+        InfiernoEnv(RandomPolicy(), learner_seat=2)
+
+
+def test_opponent_must_be_a_policy() -> None:
+    with pytest.raises(TypeError, match="opponent must have act"):
+        InfiernoEnv(opponent=object())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown policy 'sharpshooter'"):
+        gym.make("duelo/Infierno-v0", opponent="sharpshooter")
+
+
+def test_variants_are_keyword_arguments() -> None:
+    env = gym.make(
+        "duelo/Infierno-v0",
+        scenario="brawl",
+        fighters=("johny", "drunk"),
+        rules={"round_cap": 3},
+    )
+    env.reset(seed=0)
+    ruleset = env.unwrapped.ruleset
+    assert ruleset.scenario.id == "brawl" and ruleset.round_cap == 3
+    assert [c.id for c in ruleset.characters] == ["johny", "drunk"]
+
+
+def test_ansi_render_narrates_every_die() -> None:
+    env = gym.make("duelo/Infierno-v0", render_mode="ansi")
+    play_to_end(env, seed=2)
+    text = env.render()
+    assert "Staredown:" in text and "Initiative:" in text and "d20" in text
+    assert "Duel over" in text or "round cap" in text
+    silent = gym.make("duelo/Infierno-v0")
+    silent.reset(seed=2)
+    assert silent.render() is None

@@ -1,0 +1,67 @@
+"""Property tests over arbitrary legal play (STYLE #10), for every system and scenario."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from duelo.envs.core.dice import GeneratorDice
+from duelo.registration import SYSTEMS
+
+VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    (name, {"scenario": scenario}) for name, info in SYSTEMS.items() for scenario in info.scenarios
+]
+# Infierno options that open other code paths: agent crit choices, repeats, concealment.
+VARIANTS += [
+    ("infierno", {"options": {"crit_choice": "agent", "both_miss": "always_repeat"}}),
+    ("infierno", {"scenario": "brawl", "options": {"lighting": "total_concealment"}}),
+    ("infierno", {"fighters": ("tommy_dos_pistolas", "brawler"), "scenario": "brawl"}),
+    (
+        "infierno",
+        {
+            "fighters": ("johny", "guard"),
+            "scenario": "ambush",
+            "options": {"stun_duration": "end_of_round", "staredown_penalty": "C"},
+        },
+    ),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    seed=st.integers(0, 2**32 - 1),
+    data=st.data(),
+)
+def test_random_legal_play_keeps_the_invariants(
+    variant: tuple[str, dict[str, Any]], seed: int, data: st.DataObject
+) -> None:
+    name, kwargs = variant
+    ruleset = SYSTEMS[name].ruleset(**kwargs)
+    dice = GeneratorDice(np.random.default_rng(seed))
+    state = ruleset.new_duel(dice)
+    spec = ruleset.observation_spec
+    space = spec.dict_space()
+    decisions = 0
+    while (seat := ruleset.to_act(state)) is not None:
+        mask = ruleset.legal_actions(state, seat)
+        assert mask.any(), "a seat to act must have a legal action"
+        assert not ruleset.legal_actions(state, 1 - seat).any(), "only one seat decides"
+        for each in (0, 1):
+            assert space.contains(ruleset.observe(state, each))
+        for fighter in state.fighters:
+            assert fighter.hp <= fighter.character.hp_max and fighter.nonlethal >= 0
+        action = data.draw(st.sampled_from(np.flatnonzero(mask).tolist()))
+        ruleset.apply(state, seat, action, dice)
+        decisions += 1
+        assert decisions < 5_000, "a duel must end"
+    outcome = ruleset.outcome(state)
+    assert outcome is not None
+    assert outcome.reward(0) + outcome.reward(1) == 0  # zero-sum
+    assert ruleset.round(state) <= ruleset.round_cap + 1
+    assert outcome.truncated == (ruleset.round(state) > ruleset.round_cap)
+    if outcome.winner is not None:
+        assert not outcome.truncated
