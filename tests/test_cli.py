@@ -38,7 +38,7 @@ def test_duel_with_fighters_prints_every_die(capsys: pytest.CaptureFixture[str])
     ]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert out.startswith("brawl: Johny vs the drunk")
+    assert out.startswith("Scenario brawl: Johny vs the drunk")
     assert "Initiative: Johny d20" in out and out.rstrip().splitlines()[-1].startswith("Result:")
 
 

@@ -137,7 +137,7 @@ class InfiernoRuleset:
         a, b = state.fighters
         state.say(
             None,
-            f"{self.scenario.id}: {a.name} vs {b.name} at {state.distance} squares "
+            f"Scenario {self.scenario.id}: {a.name} vs {b.name} at {state.distance} squares "
             f"({state.distance * 1.5:g} m)",
         )
         if self.scenario.staredown:

@@ -65,6 +65,26 @@ class Weapon:
             raise ValueError("a firearm or throwable weapon needs increment and max_increments")
         if self.is_firearm and self.capacity < 1:
             raise ValueError("a firearm needs a capacity of at least 1")
+        if self.max_range > 999 or self.capacity > 99 or not -20 <= self.reliability <= 40:
+            raise ValueError("max range above 999 squares, capacity above 99 or odd reliability")
+
+
+STAT_FIELDS = (
+    "str_mod",
+    "dex_mod",
+    "init_bonus",
+    "attack_bonus",
+    "attack_melee",
+    "attack_ranged",
+    "reflex",
+    "intimidate",
+    "craft_mech",
+    "deceive",
+    "attention",
+    "stealth",
+    "rd",
+)
+"""Bonuses kept within -20..40 so observations stay inside their declared bounds."""
 
 
 @dataclass(frozen=True)
@@ -93,12 +113,16 @@ class Character:
     rd: int = 0
 
     def __post_init__(self) -> None:
+        for name in STAT_FIELDS:
+            value = getattr(self, name)
+            if value is not None and not -20 <= value <= 40:
+                raise ValueError(f"{name} {value} is outside -20..40")
         if not 1 <= self.hp_max <= 999:
             raise ValueError(f"hp_max {self.hp_max} must be between 1 and 999")
         if self.rd < 0:
             raise ValueError(f"rd {self.rd} must be >= 0")
-        if self.defense < 10:
-            raise ValueError(f"defense {self.defense} must be >= 10 (10 + Dodge + other)")
+        if not 10 <= self.defense <= 60:
+            raise ValueError(f"defense {self.defense} must lie in 10..60 (10 + Dodge + other)")
         if self.dodge_bonus is not None and not 0 <= self.dodge_bonus <= self.defense - 10:
             raise ValueError(f"dodge_bonus {self.dodge_bonus} must lie in 0..defense-10")
         if len(self.weapons) > 2:

@@ -214,4 +214,5 @@ class DuelState:
     result: Outcome | None = None
 
     def say(self, seat: int | None, text: str) -> None:
-        self.log.append(Event(self.round, seat, text))
+        """Log one line of narration (names like "the outlaw" may open it: capitalise)."""
+        self.log.append(Event(self.round, seat, text[:1].upper() + text[1:]))
