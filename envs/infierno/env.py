@@ -85,6 +85,7 @@ class InfiernoEnv(DuelEnv):
     | `main_hand` | 2x12 | weapon features: present, firearm, throwable, two-handed, mean damage, crit threshold, increment, max range, ammo, capacity, jammed, reliability |
     | `off_hand` | 2x12 | the same for the off hand |
     | `holstered` | 2x2 | primary and secondary still holstered |
+    | `loadout` | 2x2x12 | primary and secondary weapon features wherever they are (thrown: zeros) |
     | `lighting` | 3 | one-hot: clear, partial concealment, total concealment |
     | `duel_repeats` | 1 | times the formal duel was repeated |
 

@@ -99,6 +99,13 @@ OBSERVATION_SPEC = ObservationSpec(
         ),
         ObsKey("off_hand", "off-hand weapon, same features", -99, 999, (2, len(WEAPON_FEATURES))),
         ObsKey("holstered", "primary and secondary weapon still holstered", 0, 1, (2, 2)),
+        ObsKey(
+            "loadout",
+            "primary and secondary weapon features wherever they are (a duelist's guns show)",
+            -99,
+            999,
+            (2, 2, len(WEAPON_FEATURES)),
+        ),
         ObsKey("lighting", "one-hot: clear, partial, total concealment", 0, 1, (3,)),
         ObsKey("duel_repeats", "times the formal duel was repeated after a double miss", 0, 99),
     )
@@ -134,10 +141,10 @@ def observe(state: DuelState, seat: int, round_cap: int) -> dict[str, np.ndarray
         obs["stats"][row] = _stats(fighter)
         obs["main_hand"][row] = _weapon(fighter.main)
         obs["off_hand"][row] = _weapon(fighter.off)
-        obs["holstered"][row] = [
-            i < len(fighter.carried) and fighter.carried[i].place == Place.HOLSTERED
-            for i in range(2)
-        ]
+        for slot, item in enumerate(fighter.carried):
+            obs["holstered"][row, slot] = item.place == Place.HOLSTERED
+            if item.place != Place.THROWN_AWAY:
+                obs["loadout"][row, slot] = _weapon(item)
     obs["lighting"][LIGHTING.index(state.options.lighting)] = 1.0
     obs["duel_repeats"][0] = state.duel_repeats
     return obs
