@@ -98,8 +98,9 @@ class AggressiveNpc:
     name = "aggressive"
     description = "draw and attack every turn, charge with blades, insist on honour"
 
-    def act(self, observation: dict[str, np.ndarray], action_mask: np.ndarray,
-            rng: np.random.Generator) -> int:
+    def act(
+        self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
+    ) -> int:
         view = InfiernoView(observation)
         decided = decide_phase(view, action_mask, insist=True)
         if decided is not None:
@@ -134,8 +135,9 @@ class CautiousNpc:
     OPPONENT_ABOVE = 0.5
     """...while the opponent still has more than this fraction of theirs (digest §10.2)."""
 
-    def act(self, observation: dict[str, np.ndarray], action_mask: np.ndarray,
-            rng: np.random.Generator) -> int:
+    def act(
+        self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
+    ) -> int:
         view = InfiernoView(observation)
         decided = decide_phase(view, action_mask, insist=False)
         if decided is not None:

@@ -1,7 +1,15 @@
-"""Policy names as users type them: "random", "expert", or "SYSTEM:NAME"."""
+"""Policy names as users type them.
+
+- "random", "expert"...: a scripted NPC of the system in play;
+- "SYSTEM:NAME" (e.g. "infierno:expert"): the same, naming its system;
+- "package.module:ClassName": your own policy class, imported and built with no
+  arguments (it must be importable, e.g. on PYTHONPATH, so tournament workers
+  can build it too).
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from duelo.agents import infierno
@@ -25,11 +33,25 @@ def make_policy(name: str | Policy, system: str) -> Policy:
     if not isinstance(name, str):
         return name
     prefix, _, short = name.rpartition(":")
+    if prefix and prefix not in SYSTEM_NPCS:
+        return _imported(prefix, short)
     if prefix and prefix != system:
         raise ValueError(f"policy {name!r} is for system {prefix!r}, not {system!r}")
     factories = {**SYSTEM_AGNOSTIC, **SYSTEM_NPCS.get(system, {})}
     if short in factories:
         return factories[short]()
     raise ValueError(
-        f"unknown policy {name!r} for {system}; known: {', '.join(policy_names(system))}"
+        f"unknown policy {name!r} for {system}; known: {', '.join(policy_names(system))}, "
+        "or package.module:ClassName"
     )
+
+
+def _imported(module_name: str, class_name: str) -> Policy:
+    try:
+        factory = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"cannot import policy {module_name}:{class_name}: {error}") from error
+    policy = factory()
+    if not isinstance(policy, Policy):
+        raise ValueError(f"{module_name}:{class_name} lacks name, description or act()")
+    return policy

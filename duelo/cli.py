@@ -1,15 +1,19 @@
-"""The `duelo` command: list the systems, watch a narrated duel."""
+"""The `duelo` command: list the systems, watch a narrated duel, run a tournament."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Sequence
-
-import numpy as np
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from duelo.agents.registry import make_policy, policy_names
+from duelo.envs.core.config import ConfigError
 from duelo.envs.core.runner import play_duel
+from duelo.evaluation.report import build_report, render, write_outputs
+from duelo.evaluation.tournament import TournamentSpec, canonical_policies, run_tournament
 from duelo.registration import SYSTEMS, system
 
 
@@ -26,13 +30,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     duel.add_argument("--seed", type=int, default=0)
     duel.add_argument("--scenario", help="the system's scenario (default: its first)")
     duel.add_argument("--fighters", nargs=2, metavar=("A", "B"), help="character ids")
+    tournament = commands.add_parser(
+        "tournament", help="round-robin of policies with Wilson intervals and Elo ratings"
+    )
+    tournament.add_argument("--system", nargs="+", choices=sorted(SYSTEMS), help="default: all")
+    tournament.add_argument(
+        "--policies", nargs="+", help="policy names (default: every scripted NPC of the system)"
+    )
+    tournament.add_argument("--duels", type=int, default=2000, help="per pairing, seats swapped")
+    tournament.add_argument("--seed", type=int, default=0)
+    tournament.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    tournament.add_argument("--out", type=Path, default=Path("duelo-tournament"))
+    tournament.add_argument("--resume", action="store_true", help="continue an interrupted run")
+    tournament.add_argument("--scenario", help="a scenario of the system (default: its first)")
+    tournament.add_argument("--move-time-limit", type=float, default=1.0, help="seconds")
+    tournament.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     try:
         if args.command == "systems":
             print_systems()
-        else:
+        elif args.command == "duel":
             print_duel(args.system, args.a, args.b, args.seed, args.scenario, args.fighters)
-    except ValueError as error:  # bad names and configs: a message, not a traceback
+        else:
+            run_tournaments(args)
+    except (ValueError, ConfigError, FileExistsError) as error:  # a message, not a traceback
         print(f"duelo: error: {error}", file=sys.stderr)
         return 2
     return 0
@@ -66,12 +87,56 @@ def print_duel(
         variants["fighters"] = tuple(fighters)
     ruleset = info.ruleset(**variants)
     policies = (make_policy(policy_a, name), make_policy(policy_b, name))
-    result = play_duel(ruleset, policies, np.random.default_rng(seed))
+    result = play_duel(ruleset, policies, seed)
     for event in ruleset.events(result.state):
         print(event.text)
     outcome = result.outcome
     winner = "draw" if outcome.winner is None else f"side {'AB'[outcome.winner]} wins"
     print(f"Result: {winner} ({outcome.reason}) after {result.decisions} decisions")
+
+
+def run_tournaments(args: argparse.Namespace) -> None:
+    """One tournament per system, then the combined report files."""
+    reports = []
+    for name in args.system or list(SYSTEMS):
+        info = system(name)
+        policies = canonical_policies(name, args.policies or policy_names(name))
+        spec = TournamentSpec(
+            system=name,
+            policies=policies,
+            duels=args.duels,
+            seed=args.seed,
+            variant={"scenario": args.scenario or info.scenarios[0]},
+            move_time_limit=args.move_time_limit,
+        )
+        progress = None if args.quiet or not sys.stderr.isatty() else progress_bar(name)
+        records = run_tournament(spec, args.out / name, args.workers, args.resume, progress)
+        report = build_report(records, list(policies), seed=args.seed)
+        print(render(report))
+        reports.append(report)
+    for path in write_outputs(reports, args.out):
+        print(f"wrote {path}")
+
+
+def progress_bar(label: str, width: int = 30) -> Callable[[int, int], None]:
+    """A one-line progress bar on stderr."""
+    started = time.perf_counter()
+
+    def show(done: int, total: int) -> None:
+        if done != total and done % 200:
+            return
+        filled = width * done // max(total, 1)
+        elapsed = time.perf_counter() - started
+        bar = "#" * filled + "." * (width - filled)
+        end = "\n" if done == total else ""
+        print(
+            f"\r{label} [{bar}] {done}/{total} duels {elapsed:.1f} s",
+            end=end,
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return show
 
 
 if __name__ == "__main__":

@@ -61,6 +61,26 @@ def test_console_script_runs() -> None:
     exe = shutil.which("duelo")
     assert exe is not None, "the duelo console script is not installed"
     done = subprocess.run(
-        [exe, "duel", "infierno", "--seed", "161"], capture_output=True, text=True, check=True
+        [exe, "duel", "infierno", "--seed", "216"], capture_output=True, text=True, check=True
     )
-    assert "Result: side A wins" in done.stdout
+    assert "Result: side B wins" in done.stdout
+
+
+def test_tournament_prints_tables_and_writes_files(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["tournament", "--duels", "4", "--workers", "1", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Bradley-Terry ratings" in out and "expert" in out and "95 % interval" in out
+    for name in ("report.md", "pairings.csv", "ratings.csv", "summary.json"):
+        assert (tmp_path / name).exists()
+    assert (tmp_path / "infierno" / "results.jsonl").read_text().count("\n") == 6 * 4
+    assert main(argv) == 2  # results exist: no silent overwrite
+    assert "--resume" in capsys.readouterr().err
+    assert main([*argv, "--resume"]) == 0
+
+
+def test_duel_accepts_any_registered_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["duel", "infierno", "--a", "expert", "--b", "infierno:cautious"]) == 0
+    assert "Result:" in capsys.readouterr().out

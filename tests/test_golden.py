@@ -15,9 +15,9 @@ from duelo.cli import main
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = [
-    ("infierno", "formal_duel", 161),
-    ("infierno", "brawl", 23),
-    ("infierno", "ambush", 155),
+    ("infierno", "formal_duel", 216),
+    ("infierno", "brawl", 41),
+    ("infierno", "ambush", 249),
 ]
 
 
@@ -29,5 +29,6 @@ def test_golden_transcript(
     transcript = capsys.readouterr().out
     path = GOLDEN / f"{system}_{scenario}_seed{seed}.txt"
     if os.environ.get("DUELO_UPDATE_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
         path.write_text(transcript, encoding="utf-8")
     assert transcript.splitlines() == path.read_text(encoding="utf-8").splitlines()

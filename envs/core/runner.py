@@ -1,12 +1,17 @@
 """Play one duel between two policies over a ruleset, without Gymnasium.
 
-The CLI's narrated duel and the tournaments run duels through this function:
-one injected generator drives both the dice and the policies, so a seed
-replays a duel exactly.
+The CLI's narrated duel and the tournaments run duels through this function.
+One integer seed fixes the duel: it is split (numpy SeedSequence) into a dice
+stream and one stream per seat, so the dice do not depend on how much
+randomness the policies consume, and a duel replays exactly from its seed.
+
+A policy that raises, returns an illegal action or exceeds the per-move time
+limit forfeits the duel; the outcome says why.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +19,7 @@ import numpy as np
 
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.policy import Policy
-from duelo.envs.core.ruleset import Outcome, Ruleset, check_legal
+from duelo.envs.core.ruleset import Outcome, Ruleset
 
 
 @dataclass(frozen=True)
@@ -22,22 +27,58 @@ class DuelResult:
     outcome: Outcome
     decisions: int
     state: Any
+    forfeit: int | None = None
+    """The seat that forfeited, if one did."""
+
+
+def duel_streams(
+    seed: int,
+) -> tuple[GeneratorDice, tuple[np.random.Generator, np.random.Generator]]:
+    """The dice and the two seats' generators of the duel with this seed."""
+    dice, seat0, seat1 = np.random.SeedSequence(seed).spawn(3)
+    return (
+        GeneratorDice(np.random.default_rng(dice)),
+        (np.random.default_rng(seat0), np.random.default_rng(seat1)),
+    )
 
 
 def play_duel(
-    ruleset: Ruleset[Any], policies: tuple[Policy, Policy], rng: np.random.Generator
+    ruleset: Ruleset[Any],
+    policies: tuple[Policy, Policy],
+    seed: int,
+    move_time_limit: float | None = None,
 ) -> DuelResult:
     """Play a whole duel; `policies[s]` plays seat s."""
-    dice = GeneratorDice(rng)
+    dice, rngs = duel_streams(seed)
     state = ruleset.new_duel(dice)
     decisions = 0
     while (seat := ruleset.to_act(state)) is not None:
+        policy = policies[seat]
         mask = ruleset.legal_actions(state, seat)
-        action = int(policies[seat].act(ruleset.observe(state, seat), mask, rng))
-        check_legal(ruleset, state, seat, action)
+        observation = ruleset.observe(state, seat)
+        started = time.perf_counter()
+        try:
+            action = int(policy.act(observation, mask, rngs[seat]))
+        except Exception as error:  # a broken brain loses the duel, not the tournament
+            return _forfeit(state, decisions, seat, f"raised {type(error).__name__}: {error}")
+        elapsed = time.perf_counter() - started
+        if move_time_limit is not None and elapsed > move_time_limit:
+            return _forfeit(
+                state,
+                decisions,
+                seat,
+                f"took {elapsed:.3f} s for a move (limit {move_time_limit} s)",
+            )
+        if not (0 <= action < len(mask)) or not mask[action]:
+            return _forfeit(state, decisions, seat, f"chose illegal action {action}")
         ruleset.apply(state, seat, action, dice)
         decisions += 1
     outcome = ruleset.outcome(state)
     if outcome is None:  # to_act and outcome disagree: a ruleset bug, not bad input
         raise RuntimeError(f"{ruleset.system}: nobody is to act but the duel has no outcome")
     return DuelResult(outcome, decisions, state)
+
+
+def _forfeit(state: Any, decisions: int, seat: int, why: str) -> DuelResult:
+    outcome = Outcome(1 - seat, f"side {'AB'[seat]} forfeits: its policy {why}")
+    return DuelResult(outcome, decisions, state, forfeit=seat)

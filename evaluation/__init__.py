@@ -1,0 +1,1 @@
+"""Tournaments between policies, with statistics a user can trust."""

@@ -1,0 +1,318 @@
+"""Tables from tournament records: pairings with Wilson intervals, ratings, matrix.
+
+Everything here is a pure function of the records, so an interrupted and
+resumed tournament reports exactly what an uninterrupted one does.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from duelo.evaluation.stats import bootstrap_elo, bradley_terry, elo, wilson_interval
+
+ANCHOR_RATING = 1000.0
+"""The Elo rating of the anchor policy (random, when it plays)."""
+BOOTSTRAP_SAMPLES = 200
+
+
+@dataclass(frozen=True)
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def duels(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Wins plus half the draws, per duel."""
+        return (self.wins + 0.5 * self.draws) / self.duels if self.duels else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins + 0.5 * self.draws, self.duels)
+
+    def add(self, result: float) -> Tally:
+        return Tally(
+            self.wins + (result == 1.0), self.draws + (result == 0.5), self.losses + (result == 0.0)
+        )
+
+
+@dataclass(frozen=True)
+class Pairing:
+    a: str
+    b: str
+    total: Tally
+    a_as_seat: tuple[Tally, Tally]
+    """a's results when a held seat 0 (side A) and seat 1 (side B)."""
+    forfeits: int
+    mean_decisions: float
+    mean_rounds: float
+
+
+@dataclass(frozen=True)
+class Rating:
+    policy: str
+    elo: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Report:
+    system: str
+    policies: list[str]
+    pairings: list[Pairing]
+    ratings: list[Rating]
+    anchor: str
+    matrix: list[list[float | None]]
+    """matrix[i][j]: policy i's score against policy j."""
+    duels: int
+    mean_decisions: float
+
+
+def score_of_a(record: dict[str, Any]) -> float:
+    return {"a": 1.0, "b": 0.0, None: 0.5}[record["winner"]]
+
+
+def build_report(records: list[dict[str, Any]], policies: list[str], seed: int = 0) -> Report:
+    """The report of one system's records; `policies` fixes the row order."""
+    if not records:
+        raise ValueError("no duel records to report on")
+    index = {name: i for i, name in enumerate(policies)}
+    by_pair: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for record in records:
+        by_pair.setdefault((record["a"], record["b"]), []).append(record)
+    pairings = []
+    pair_scores: dict[tuple[int, int], list[float]] = {}
+    matrix: list[list[float | None]] = [[None] * len(policies) for _ in policies]
+    for (a, b), group in sorted(by_pair.items(), key=lambda kv: (index[kv[0][0]], index[kv[0][1]])):
+        total = Tally()
+        seats = [Tally(), Tally()]
+        for record in group:
+            result = score_of_a(record)
+            total = total.add(result)
+            seats[record["seat_of_a"]] = seats[record["seat_of_a"]].add(result)
+        pairings.append(
+            Pairing(
+                a,
+                b,
+                total,
+                (seats[0], seats[1]),
+                sum(r["forfeit"] is not None for r in group),
+                float(np.mean([r["decisions"] for r in group])),
+                float(np.mean([r["rounds"] for r in group])),
+            )
+        )
+        pair_scores[(index[a], index[b])] = [score_of_a(r) for r in group]
+        matrix[index[a]][index[b]] = total.score
+        matrix[index[b]][index[a]] = 1 - total.score
+    scores = np.zeros((len(policies), len(policies)))
+    for (i, j), values in pair_scores.items():
+        scores[i, j] += sum(values)
+        scores[j, i] += len(values) - sum(values)
+    anchor = next((i for i, name in enumerate(policies) if name.endswith(":random")), 0)
+    ratings_now = elo(bradley_terry(scores), anchor, ANCHOR_RATING)
+    low, high = bootstrap_elo(
+        pair_scores,
+        len(policies),
+        anchor,
+        np.random.default_rng(seed),
+        BOOTSTRAP_SAMPLES,
+        ANCHOR_RATING,
+    )
+    ratings = sorted(
+        (
+            Rating(name, float(ratings_now[i]), float(low[i]), float(high[i]))
+            for i, name in enumerate(policies)
+        ),
+        key=lambda r: -r.elo,
+    )
+    return Report(
+        system=records[0]["system"],
+        policies=policies,
+        pairings=pairings,
+        ratings=ratings,
+        anchor=policies[anchor],
+        matrix=matrix,
+        duels=len(records),
+        mean_decisions=float(np.mean([r["decisions"] for r in records])),
+    )
+
+
+# --- renderings ------------------------------------------------------------------
+
+
+def _short(name: str) -> str:
+    return name.split(":", 1)[-1]
+
+
+def _table(header: list[str], rows: list[list[str]], markdown: bool) -> str:
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        return "\n".join(lines)
+    widths = [max(len(str(c)) for c in column) for column in zip(header, *rows, strict=True)]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    return "\n".join(
+        [fmt.format(*header), fmt.format(*("-" * w for w in widths))]
+        + [fmt.format(*row) for row in rows]
+    )
+
+
+def render(report: Report, markdown: bool = False) -> str:
+    """Matrix, pairings and ratings as text (aligned columns, or markdown)."""
+    names = [_short(p) for p in report.policies]
+    matrix_rows = [
+        [names[i]] + ["-" if v is None else f"{v:.3f}" for v in row]
+        for i, row in enumerate(report.matrix)
+    ]
+    pair_rows = []
+    for p in report.pairings:
+        low, high = p.total.interval
+        pair_rows.append(
+            [
+                f"{_short(p.a)} vs {_short(p.b)}",
+                f"{p.total.wins}/{p.total.draws}/{p.total.losses}",
+                f"{p.total.score:.3f}",
+                f"[{low:.3f}, {high:.3f}]",
+                f"{p.a_as_seat[0].score:.3f}",
+                f"{p.a_as_seat[1].score:.3f}",
+                str(p.forfeits),
+                f"{p.mean_decisions:.1f}",
+            ]
+        )
+    rating_rows = [
+        [_short(r.policy), f"{r.elo:.0f}", f"[{r.low:.0f}, {r.high:.0f}]"] for r in report.ratings
+    ]
+    title = "## " if markdown else ""
+    return (
+        "\n\n".join(
+            [
+                f"{title}{report.system}: {report.duels} duels, {report.mean_decisions:.1f} decisions "
+                "each on average",
+                "Score of the row against the column (wins + half draws):",
+                _table(["", *names], matrix_rows, markdown),
+                "Pairings (W/D/L of the first; Wilson 95 % interval of its score; score as side A / B):",
+                _table(
+                    [
+                        "pairing",
+                        "W/D/L",
+                        "score",
+                        "95 % interval",
+                        "as A",
+                        "as B",
+                        "forfeits",
+                        "decisions",
+                    ],
+                    pair_rows,
+                    markdown,
+                ),
+                f"Bradley-Terry ratings, Elo scale, {_short(report.anchor)} = {ANCHOR_RATING:.0f} "
+                "(bootstrap 95 % interval):",
+                _table(["policy", "Elo", "95 % interval"], rating_rows, markdown),
+            ]
+        )
+        + "\n"
+    )
+
+
+def write_outputs(reports: list[Report], out: Path) -> list[Path]:
+    """report.md, pairings.csv, ratings.csv, summary.json and heatmaps (with matplotlib)."""
+    written = [out / "report.md", out / "pairings.csv", out / "ratings.csv", out / "summary.json"]
+    written[0].write_text("\n".join(render(r, markdown=True) for r in reports), encoding="utf-8")
+    pairing_csv = io.StringIO()
+    writer = csv.writer(pairing_csv)
+    writer.writerow(
+        [
+            "system",
+            "a",
+            "b",
+            "wins",
+            "draws",
+            "losses",
+            "score",
+            "low",
+            "high",
+            "score_as_A",
+            "score_as_B",
+            "forfeits",
+            "mean_decisions",
+            "mean_rounds",
+        ]
+    )
+    rating_csv = io.StringIO()
+    rating_writer = csv.writer(rating_csv)
+    rating_writer.writerow(["system", "policy", "elo", "low", "high"])
+    for report in reports:
+        for p in report.pairings:
+            low, high = p.total.interval
+            writer.writerow(
+                [
+                    report.system,
+                    p.a,
+                    p.b,
+                    p.total.wins,
+                    p.total.draws,
+                    p.total.losses,
+                    f"{p.total.score:.4f}",
+                    f"{low:.4f}",
+                    f"{high:.4f}",
+                    f"{p.a_as_seat[0].score:.4f}",
+                    f"{p.a_as_seat[1].score:.4f}",
+                    p.forfeits,
+                    f"{p.mean_decisions:.2f}",
+                    f"{p.mean_rounds:.2f}",
+                ]
+            )
+        for r in report.ratings:
+            rating_writer.writerow(
+                [report.system, r.policy, f"{r.elo:.1f}", f"{r.low:.1f}", f"{r.high:.1f}"]
+            )
+    written[1].write_text(pairing_csv.getvalue(), encoding="utf-8")
+    written[2].write_text(rating_csv.getvalue(), encoding="utf-8")
+    written[3].write_text(
+        json.dumps([asdict(r) for r in reports], indent=2) + "\n", encoding="utf-8"
+    )
+    written += _heatmaps(reports, out)
+    return written
+
+
+def _heatmaps(reports: list[Report], out: Path) -> list[Path]:
+    """One win-rate heatmap PNG per system, when the `plots` extra is installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    paths = []
+    for report in reports:
+        names = [_short(p) for p in report.policies]
+        values = np.array([[np.nan if v is None else v for v in row] for row in report.matrix])
+        figure, axes = plt.subplots(figsize=(1.2 * len(names) + 2, 1.0 * len(names) + 1.5))
+        image = axes.imshow(values, vmin=0, vmax=1, cmap="RdYlGn")
+        axes.set_xticks(range(len(names)), names, rotation=30, ha="right")
+        axes.set_yticks(range(len(names)), names)
+        for i in range(len(names)):
+            for j in range(len(names)):
+                if not np.isnan(values[i, j]):
+                    axes.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center")
+        axes.set_title(f"{report.system}: score of row vs column")
+        figure.colorbar(image, ax=axes)
+        figure.tight_layout()
+        path = out / f"heatmap_{report.system}.png"
+        figure.savefig(path, dpi=100)
+        plt.close(figure)
+        paths.append(path)
+    return paths

@@ -1,0 +1,90 @@
+"""Interval estimates and ratings for duel results.
+
+- Wilson score intervals for win rates (they stay inside [0, 1] and behave at
+  0 % and 100 %, unlike the normal approximation).
+- Batch Bradley-Terry strengths fitted by Hunter's MM algorithm over the whole
+  result table, so ratings do not depend on the order duels were played (as
+  online Elo does), reported on the Elo scale and anchored to one policy.
+- Percentile bootstrap intervals for those ratings, resampling each pairing's
+  duels with replacement.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+Z95 = 1.959963984540054
+"""The standard normal's 97.5 % quantile: two-sided 95 % intervals."""
+ELO_SCALE = 400 / math.log(10)
+"""Elo points per unit of log-strength: a 10x strength ratio is 400 points."""
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (draws may count as half successes)."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bradley_terry(
+    scores: np.ndarray, prior: float = 1.0, iterations: int = 10_000, tol: float = 1e-12
+) -> np.ndarray:
+    """Strengths p (geometric mean 1) with P(i beats j) = p_i / (p_i + p_j).
+
+    `scores[i, j]` is i's score against j (wins + half draws). `prior` adds that
+    many virtual half-wins to both sides of every pairing that was played, so a
+    policy that never wins or never loses still gets a finite rating.
+    """
+    scores = np.asarray(scores, dtype=float)
+    played = (scores + scores.T) > 0
+    scores = scores + prior * played
+    games = scores + scores.T
+    wins = scores.sum(axis=1)
+    strength = np.ones(len(scores))
+    for _ in range(iterations):
+        pair_sums = strength[:, None] + strength[None, :]
+        denominator = (games / pair_sums).sum(axis=1)
+        updated = np.where(denominator > 0, wins / np.where(denominator > 0, denominator, 1), 1.0)
+        updated /= np.exp(np.log(updated).mean())
+        if np.max(np.abs(updated - strength)) < tol:
+            return updated
+        strength = updated
+    return strength
+
+
+def elo(strengths: np.ndarray, anchor: int, anchor_rating: float = 1000.0) -> np.ndarray:
+    """Bradley-Terry strengths on the Elo scale, policy `anchor` fixed at `anchor_rating`."""
+    log_strength = np.log(strengths)
+    return anchor_rating + ELO_SCALE * (log_strength - log_strength[anchor])
+
+
+def bootstrap_elo(
+    pair_scores: dict[tuple[int, int], Sequence[float]],
+    players: int,
+    anchor: int,
+    rng: np.random.Generator,
+    samples: int = 200,
+    anchor_rating: float = 1000.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """95 % percentile intervals (low, high) of each Elo rating.
+
+    `pair_scores[(i, j)]` lists i's score in each duel against j (1, 0.5 or 0).
+    """
+    draws = np.empty((samples, players))
+    for k in range(samples):
+        scores = np.zeros((players, players))
+        for (i, j), duel_scores in pair_scores.items():
+            values = np.asarray(duel_scores, dtype=float)
+            resampled = values[rng.integers(len(values), size=len(values))].sum()
+            scores[i, j] += resampled
+            scores[j, i] += len(values) - resampled
+        draws[k] = elo(bradley_terry(scores), anchor, anchor_rating)
+    low, high = np.percentile(draws, [2.5, 97.5], axis=0)
+    return low, high

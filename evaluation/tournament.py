@@ -1,0 +1,205 @@
+"""Round-robin tournaments of policies, streamed to an append-only JSONL file.
+
+Every pairing plays `duels` duels: `duels / 2` seeds, each played twice with the
+seats swapped. A duel's seed comes from `numpy.random.SeedSequence` keyed by the
+tournament seed, the system, the two policy names and the game number, so any
+duel replays alone from its record, and adding a policy changes no other seed.
+
+Records are written in schedule order whatever the worker count, so the same
+seed gives a byte-identical file. A killed run resumes from its file: finished
+duels are kept, a half-written last line is dropped, and the rest is played.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from duelo.agents.registry import make_policy
+from duelo.envs.core.runner import play_duel
+from duelo.registration import system
+
+RESULTS_FILE = "results.jsonl"
+SPEC_FILE = "tournament.json"
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    """What a tournament plays; saved beside its results to guard `--resume`."""
+
+    system: str
+    policies: tuple[str, ...]
+    duels: int = 2000
+    """Duels per pairing, both seat orders included (an even number)."""
+    seed: int = 0
+    variant: dict[str, Any] = field(default_factory=dict)
+    """Keyword variants of the system's ruleset (e.g. {"scenario": "brawl"})."""
+    move_time_limit: float | None = 1.0
+    """Seconds a policy may take for one move before it forfeits."""
+
+    def __post_init__(self) -> None:
+        if self.duels < 2 or self.duels % 2:
+            raise ValueError(f"duels per pairing must be a positive even number, not {self.duels}")
+        if len(set(self.policies)) != len(self.policies) or len(self.policies) < 2:
+            raise ValueError(f"a tournament needs two or more distinct policies: {self.policies}")
+
+
+@dataclass(frozen=True)
+class DuelJob:
+    system: str
+    variant: dict[str, Any]
+    a: str
+    b: str
+    game: int
+    seat_of_a: int
+    seed: int
+    move_time_limit: float | None
+
+    @property
+    def key(self) -> tuple[str, str, int, int]:
+        return (self.a, self.b, self.game, self.seat_of_a)
+
+
+def canonical_policies(system_name: str, names: list[str]) -> tuple[str, ...]:
+    """Policy names as "SYSTEM:NAME", checked now rather than mid-tournament."""
+    canonical = []
+    for name in names:
+        make_policy(name, system_name)  # raises on an unknown name
+        canonical.append(name if ":" in name else f"{system_name}:{name}")
+    return tuple(canonical)
+
+
+def duel_seed(tournament_seed: int, system_name: str, a: str, b: str, game: int) -> int:
+    """The seed shared by both seat orders of one game of one pairing."""
+    key = [zlib.crc32(text.encode()) for text in (system_name, *sorted((a, b)))]
+    sequence = np.random.SeedSequence(tournament_seed, spawn_key=(*key, game))
+    return int(sequence.generate_state(1, np.uint64)[0])
+
+
+def schedule(spec: TournamentSpec) -> list[DuelJob]:
+    jobs = []
+    for a, b in combinations(spec.policies, 2):
+        for game in range(spec.duels // 2):
+            seed = duel_seed(spec.seed, spec.system, a, b, game)
+            for seat_of_a in (0, 1):
+                jobs.append(
+                    DuelJob(
+                        spec.system, spec.variant, a, b, game, seat_of_a, seed, spec.move_time_limit
+                    )
+                )
+    return jobs
+
+
+@lru_cache(maxsize=16)
+def _ruleset(system_name: str, variant_json: str) -> Any:
+    """One ruleset per worker and variant (building one reads the YAML configs)."""
+    return system(system_name).ruleset(**json.loads(variant_json))
+
+
+def run_job(job: DuelJob) -> dict[str, Any]:
+    """Play one scheduled duel and return its record."""
+    ruleset = _ruleset(job.system, json.dumps(job.variant, sort_keys=True))
+    a, b = make_policy(job.a, job.system), make_policy(job.b, job.system)
+    seated = (a, b) if job.seat_of_a == 0 else (b, a)
+    result = play_duel(ruleset, seated, job.seed, job.move_time_limit)
+    seat_of = {job.seat_of_a: "a", 1 - job.seat_of_a: "b"}
+    winner = result.outcome.winner
+    return {
+        "system": job.system,
+        "version": ruleset.version,
+        "variant": job.variant,
+        "a": job.a,
+        "b": job.b,
+        "game": job.game,
+        "seat_of_a": job.seat_of_a,
+        "seed": job.seed,
+        "winner": None if winner is None else seat_of[winner],
+        "reason": result.outcome.reason,
+        "truncated": result.outcome.truncated,
+        "forfeit": None if result.forfeit is None else seat_of[result.forfeit],
+        "decisions": result.decisions,
+        "rounds": ruleset.round(result.state),
+    }
+
+
+def record_key(record: dict[str, Any]) -> tuple[str, str, int, int]:
+    return (record["a"], record["b"], record["game"], record["seat_of_a"])
+
+
+def read_records(path: Path) -> list[dict[str, Any]]:
+    """The complete records of a results file; a torn last line is cut off the file."""
+    if not path.exists():
+        return []
+    records = []
+    keep = 0
+    with path.open("rb") as stream:
+        for line in stream:
+            if not line.endswith(b"\n"):
+                break  # a write cut short by a kill
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path}: line {len(records) + 1} is not JSON: {error}") from error
+            keep += len(line)
+    if keep != path.stat().st_size:
+        with path.open("r+b") as stream:
+            stream.truncate(keep)
+    return records
+
+
+def run_tournament(
+    spec: TournamentSpec,
+    out: Path,
+    workers: int = 1,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play every scheduled duel not yet in `out`, appending records; return them all."""
+    out.mkdir(parents=True, exist_ok=True)
+    results_path = out / RESULTS_FILE
+    spec_path = out / SPEC_FILE
+    spec_json = json.dumps(asdict(spec), sort_keys=True, indent=2) + "\n"
+    if results_path.exists() and not resume:
+        raise FileExistsError(
+            f"{results_path} already holds results: pass --resume to continue it, "
+            "or choose another --out"
+        )
+    if resume and spec_path.exists() and spec_path.read_text(encoding="utf-8") != spec_json:
+        raise ValueError(
+            f"{spec_path} describes another tournament (system, policies, duels, seed "
+            "or variant differ); resume it with the same settings or choose another --out"
+        )
+    spec_path.write_text(spec_json, encoding="utf-8")
+    records = read_records(results_path)
+    done = {record_key(r) for r in records}
+    jobs = [job for job in schedule(spec) if job.key not in done]
+    total = len(records) + len(jobs)
+    if progress:
+        progress(len(records), total)
+    with results_path.open("a", encoding="utf-8") as stream:
+        for record in _results(jobs, workers):
+            stream.write(json.dumps(record, sort_keys=True) + "\n")
+            stream.flush()
+            records.append(record)
+            if progress:
+                progress(len(records), total)
+    return records
+
+
+def _results(jobs: list[DuelJob], workers: int) -> Iterator[dict[str, Any]]:
+    """Records in schedule order, whatever the number of worker processes."""
+    if workers <= 1 or len(jobs) < 2:
+        yield from map(run_job, jobs)
+        return
+    chunk = max(1, min(64, len(jobs) // (workers * 8)))
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap(run_job, jobs, chunksize=chunk)

@@ -1,0 +1,171 @@
+"""Tournaments: determinism, resume, workers, forfeits, and the expert's standing."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from duelo.evaluation.report import build_report, render
+from duelo.evaluation.stats import wilson_interval
+from duelo.evaluation.tournament import (
+    RESULTS_FILE,
+    TournamentSpec,
+    read_records,
+    run_job,
+    run_tournament,
+    schedule,
+)
+
+POLICIES = ("infierno:random", "infierno:aggressive", "infierno:expert")
+
+
+class Crasher:
+    """Raises on its first move."""
+
+    name = "crasher"
+    description = "raises"
+
+    def act(self, observation, action_mask, rng):  # noqa: ANN001, ANN201
+        raise RuntimeError("boom")
+
+
+class Cheater:
+    """Always ends its turn, even when the mask forbids it."""
+
+    name = "cheater"
+    description = "illegal"
+
+    def act(self, observation, action_mask, rng):  # noqa: ANN001, ANN201
+        return 0 if not action_mask[0] else 99
+
+
+class Sleeper:
+    """Too slow for the per-move limit."""
+
+    name = "sleeper"
+    description = "slow"
+
+    def act(self, observation, action_mask, rng):  # noqa: ANN001, ANN201
+        time.sleep(0.02)
+        return int(np.flatnonzero(action_mask)[0])
+
+
+def spec(duels: int = 20, seed: int = 3, policies: tuple[str, ...] = POLICIES) -> TournamentSpec:
+    return TournamentSpec(
+        system="infierno",
+        policies=policies,
+        duels=duels,
+        seed=seed,
+        variant={"scenario": "formal_duel"},
+    )
+
+
+def test_schedule_pairs_seeds_with_seats_swapped() -> None:
+    jobs = schedule(spec(duels=4))
+    assert len(jobs) == 3 * 4
+    for first, second in zip(jobs[::2], jobs[1::2], strict=True):
+        assert (first.a, first.b, first.game) == (second.a, second.b, second.game)
+        assert first.seed == second.seed and {first.seat_of_a, second.seat_of_a} == {0, 1}
+    assert len({job.seed for job in jobs}) == 6  # a seed per game and pairing
+    # adding a policy changes no existing pairing's seeds
+    more = schedule(spec(duels=4, policies=(*POLICIES, "infierno:cautious")))
+    assert {(j.a, j.b, j.game, j.seed) for j in jobs} <= {(j.a, j.b, j.game, j.seed) for j in more}
+
+
+def test_same_seed_gives_a_byte_identical_file(tmp_path: Path) -> None:
+    run_tournament(spec(), tmp_path / "one")
+    run_tournament(spec(), tmp_path / "two")
+    first = (tmp_path / "one" / RESULTS_FILE).read_bytes()
+    assert first == (tmp_path / "two" / RESULTS_FILE).read_bytes()
+    run_tournament(spec(seed=4), tmp_path / "three")
+    assert first != (tmp_path / "three" / RESULTS_FILE).read_bytes()
+
+
+def test_a_duel_replays_from_its_record(tmp_path: Path) -> None:
+    records = run_tournament(spec(duels=2), tmp_path)
+    for job, record in zip(schedule(spec(duels=2)), records, strict=True):
+        assert run_job(job) == record
+
+
+def test_interrupted_run_resumes_to_the_same_results(tmp_path: Path) -> None:
+    full = run_tournament(spec(), tmp_path / "full")
+
+    def stop_after_25(done: int, total: int) -> None:
+        if done == 25:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(spec(), tmp_path / "cut", progress=stop_after_25)
+    path = tmp_path / "cut" / RESULTS_FILE
+    assert len(read_records(path)) == 25
+    with path.open("a", encoding="utf-8") as stream:
+        stream.write('{"half a rec')  # a write torn by a kill
+    resumed = run_tournament(spec(), tmp_path / "cut", resume=True)
+    assert path.read_bytes() == (tmp_path / "full" / RESULTS_FILE).read_bytes()
+    assert render(build_report(resumed, list(POLICIES))) == render(
+        build_report(full, list(POLICIES))
+    )
+
+
+def test_existing_results_need_resume_and_the_same_spec(tmp_path: Path) -> None:
+    run_tournament(spec(duels=2), tmp_path)
+    with pytest.raises(FileExistsError, match="--resume"):
+        run_tournament(spec(duels=2), tmp_path)
+    with pytest.raises(ValueError, match="another tournament"):
+        run_tournament(spec(duels=4), tmp_path, resume=True)
+    assert len(run_tournament(spec(duels=2), tmp_path, resume=True)) == 6  # nothing replayed
+
+
+def test_one_and_two_workers_agree(tmp_path: Path) -> None:
+    run_tournament(spec(duels=40), tmp_path / "one", workers=1)
+    run_tournament(spec(duels=40), tmp_path / "two", workers=2)
+    assert (tmp_path / "one" / RESULTS_FILE).read_bytes() == (
+        tmp_path / "two" / RESULTS_FILE
+    ).read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("policy", "why"),
+    [
+        ("tests.test_tournament:Crasher", "raised RuntimeError: boom"),
+        ("tests.test_tournament:Cheater", "chose illegal action"),
+        ("tests.test_tournament:Sleeper", "for a move (limit 0.005 s)"),
+    ],
+)
+def test_faulty_policies_forfeit_with_the_reason(tmp_path: Path, policy: str, why: str) -> None:
+    faulty = TournamentSpec(
+        system="infierno",
+        policies=("infierno:aggressive", policy),
+        duels=2,
+        variant={"scenario": "brawl"},
+        move_time_limit=0.005,
+    )
+    records = run_tournament(faulty, tmp_path)
+    assert all(r["forfeit"] == "b" and r["winner"] == "a" for r in records)
+    assert all(why in r["reason"] for r in records)
+
+
+def test_expert_beats_every_scripted_npc() -> None:
+    """Issue bar: >= 90 % against random, Wilson lower bound above 50 % against the rest."""
+    names = ["infierno:random", "infierno:aggressive", "infierno:cautious", "infierno:expert"]
+    records = []
+    for opponent in names[:-1]:
+        pairing = TournamentSpec(
+            system="infierno",
+            policies=(opponent, names[-1]),
+            duels=1000,
+            seed=2026,
+            variant={"scenario": "formal_duel"},
+        )
+        records += [run_job(job) for job in schedule(pairing)]
+    report = build_report(records, names)
+    for pairing in report.pairings:
+        expert_score = 1 - pairing.total.score  # pairings are (opponent, expert)
+        wins = pairing.total.losses + 0.5 * pairing.total.draws
+        low, _ = wilson_interval(wins, pairing.total.duels)
+        assert low > 0.5, (pairing.a, expert_score)
+        if pairing.a == "infierno:random":
+            assert pairing.total.losses / pairing.total.duels >= 0.9
