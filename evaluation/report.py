@@ -195,35 +195,32 @@ def render(report: Report, markdown: bool = False) -> str:
         [_short(r.policy), f"{r.elo:.0f}", f"[{r.low:.0f}, {r.high:.0f}]"] for r in report.ratings
     ]
     title = "## " if markdown else ""
-    return (
-        "\n\n".join(
-            [
-                f"{title}{report.system}: {report.duels} duels, {report.mean_decisions:.1f} decisions "
-                "each on average",
-                "Score of the row against the column (wins + half draws):",
-                _table(["", *names], matrix_rows, markdown),
-                "Pairings (W/D/L of the first; Wilson 95 % interval of its score; score as side A / B):",
-                _table(
-                    [
-                        "pairing",
-                        "W/D/L",
-                        "score",
-                        "95 % interval",
-                        "as A",
-                        "as B",
-                        "forfeits",
-                        "decisions",
-                    ],
-                    pair_rows,
-                    markdown,
-                ),
-                f"Bradley-Terry ratings, Elo scale, {_short(report.anchor)} = {ANCHOR_RATING:.0f} "
-                "(bootstrap 95 % interval):",
-                _table(["policy", "Elo", "95 % interval"], rating_rows, markdown),
-            ]
-        )
-        + "\n"
+    headline = (
+        f"{title}{report.system}: {report.duels} duels, "
+        f"{report.mean_decisions:.1f} decisions each on average"
     )
+    pair_header = [
+        "pairing",
+        "W/D/L",
+        "score",
+        "95 % interval",
+        "as A",
+        "as B",
+        "forfeits",
+        "decisions",
+    ]
+    sections = [
+        headline,
+        "Score of the row against the column (wins + half draws):",
+        _table(["", *names], matrix_rows, markdown),
+        "Pairings (W/D/L of the first; Wilson 95 % interval of its score; "
+        "its score as side A and as side B):",
+        _table(pair_header, pair_rows, markdown),
+        f"Bradley-Terry ratings, Elo scale, {_short(report.anchor)} = {ANCHOR_RATING:.0f} "
+        "(bootstrap 95 % interval):",
+        _table(["policy", "Elo", "95 % interval"], rating_rows, markdown),
+    ]
+    return "\n\n".join(sections) + "\n"
 
 
 def write_outputs(reports: list[Report], out: Path) -> list[Path]:
