@@ -4,7 +4,8 @@
 - "SYSTEM:NAME" (e.g. "infierno:expert"): the same, naming its system;
 - "package.module:ClassName": your own policy class, imported and built with no
   arguments (it must be importable, e.g. on PYTHONPATH, so tournament workers
-  can build it too).
+  can build it too);
+- "brain:PATH": a trained brain folder (see `duelo.agents.brain`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import importlib
 from collections.abc import Callable
 
 from duelo.agents import infierno
+from duelo.agents.brain import load_brain
 from duelo.agents.random_policy import RandomPolicy
 from duelo.envs.core.policy import Policy
 
@@ -32,6 +34,8 @@ def make_policy(name: str | Policy, system: str) -> Policy:
     """A policy from its name (a `Policy` passes through unchanged)."""
     if not isinstance(name, str):
         return name
+    if name.startswith("brain:"):
+        return load_brain(name.removeprefix("brain:"), system)
     prefix, _, short = name.rpartition(":")
     if prefix and prefix not in SYSTEM_NPCS:
         return _imported(prefix, short)

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from duelo.agents.brain import shipped_brains
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.config import ConfigError
 from duelo.envs.core.runner import play_duel
@@ -45,15 +46,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     tournament.add_argument("--scenario", help="a scenario of the system (default: its first)")
     tournament.add_argument("--move-time-limit", type=float, default=1.0, help="seconds")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar")
+    train = commands.add_parser("train", help="train a brain with MaskablePPO (extra: train)")
+    train.add_argument("--config", type=Path, required=True, help="configs/training/SYSTEM.yaml")
+    train.add_argument("--timesteps", type=int, help="override n_timesteps")
+    train.add_argument("--seed", type=int, help="override the seed")
+    train.add_argument("--out", type=Path, default=Path("runs/latest"), help="run directory")
+    train.add_argument("--resume", action="store_true", help="continue a killed run in --out")
+    export = commands.add_parser("export", help="turn a training run into a brain folder")
+    export.add_argument("run", type=Path, help="the run directory of duelo train")
+    export.add_argument("--out", type=Path, required=True, help="e.g. brains/NAME")
     args = parser.parse_args(argv)
     try:
         if args.command == "systems":
             print_systems()
         elif args.command == "duel":
             print_duel(args.system, args.a, args.b, args.seed, args.scenario, args.fighters)
-        else:
+        elif args.command == "tournament":
             run_tournaments(args)
-    except (ValueError, ConfigError, FileExistsError) as error:  # a message, not a traceback
+        elif args.command == "train":
+            from duelo.training.settings import load_settings
+            from duelo.training.train import train as run_training
+
+            settings = load_settings(args.config).with_overrides(
+                n_timesteps=args.timesteps, seed=args.seed
+            )
+            print(f"wrote {run_training(settings, args.out, resume=args.resume)}")
+        else:
+            from duelo.training.train import export_run
+
+            print(f"wrote {export_run(args.run, args.out)}")
+    except (ValueError, ConfigError, FileExistsError, FileNotFoundError) as error:
         print(f"duelo: error: {error}", file=sys.stderr)
         return 2
     return 0
@@ -100,7 +122,9 @@ def run_tournaments(args: argparse.Namespace) -> None:
     reports = []
     for name in args.system or list(SYSTEMS):
         info = system(name)
-        policies = canonical_policies(name, args.policies or policy_names(name))
+        policies = canonical_policies(
+            name, args.policies or [*policy_names(name), *shipped_brains(name)]
+        )
         spec = TournamentSpec(
             system=name,
             policies=policies,

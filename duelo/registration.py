@@ -1,4 +1,4 @@
-"""The systems duelo ships, and their Gymnasium ids (`duelo/Infierno-v0`, ...).
+"""Gymnasium ids of duelo's systems (`duelo/Infierno-v0`, ...).
 
 This module sits above every layer: it may join a ruleset's env with the
 policies of `agents/`, which the env layer itself must not import.
@@ -6,43 +6,16 @@ policies of `agents/`, which the env layer itself must not import.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
 
 from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
-from duelo.envs.core.ruleset import Ruleset
-from duelo.envs.infierno import InfiernoEnv, InfiernoRuleset
+from duelo.envs.infierno import InfiernoEnv
+from duelo.envs.systems import SYSTEMS, System, system
 
-
-@dataclass(frozen=True)
-class System:
-    id: str
-    game: str
-    env_id: str
-    ruleset: Callable[..., Ruleset[Any]]
-    """Builds the ruleset from keyword variants (scenario, fighters, options...)."""
-    scenarios: tuple[str, ...] = ()
-
-
-SYSTEMS = {
-    "infierno": System(
-        id="infierno",
-        game="Infierno de Cobardes (d20 Wild West)",
-        env_id="duelo/Infierno-v0",
-        ruleset=InfiernoRuleset,
-        scenarios=("formal_duel", "brawl", "ambush"),
-    ),
-}
-
-
-def system(name: str) -> System:
-    if name not in SYSTEMS:
-        raise ValueError(f"unknown system {name!r}; known: {', '.join(SYSTEMS)}")
-    return SYSTEMS[name]
+__all__ = ["SYSTEMS", "System", "make_infierno", "register_envs", "system"]
 
 
 def make_infierno(opponent: str | Policy = "random", **kwargs: Any) -> InfiernoEnv:

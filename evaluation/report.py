@@ -153,6 +153,9 @@ def build_report(records: list[dict[str, Any]], policies: list[str], seed: int =
 
 
 def _short(name: str) -> str:
+    """ "infierno:expert" -> "expert"; "brain:path/to/duelist" -> "brain:duelist"."""
+    if name.startswith("brain:"):
+        return f"brain:{Path(name.removeprefix('brain:')).name}"
     return name.split(":", 1)[-1]
 
 

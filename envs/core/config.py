@@ -84,6 +84,10 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
             return None
         (inner,) = [a for a in args if a is not type(None)]
         return _coerce(inner, value, where)
+    if origin is dict:
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"{where}: expected a mapping, got {value!r}")
+        return dict(value)
     if origin is tuple:
         if not isinstance(value, list | tuple):
             raise ConfigError(f"{where}: expected a list, got {value!r}")

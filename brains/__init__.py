@@ -1,0 +1,1 @@
+"""Brains shipped with duelo, one folder each (manifest.json + weights.npz)."""

@@ -1,0 +1,128 @@
+"""Numpy brains: loading, deciding, and every way a brain file can be wrong."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from duelo.agents.brain import (
+    FORMAT,
+    FORMAT_VERSION,
+    MANIFEST,
+    WEIGHTS,
+    BrainError,
+    load_brain,
+    observation_schema,
+)
+from duelo.agents.registry import make_policy
+from duelo.envs.core.runner import play_duel
+from duelo.envs.infierno import Action, InfiernoRuleset
+
+
+def write_random_brain(folder: Path, hidden: tuple[int, ...] = (16, 8), seed: int = 0) -> Path:
+    """A brain with random weights, written the way `duelo export` writes one."""
+    rng = np.random.default_rng(seed)
+    spec = InfiernoRuleset.observation_spec
+    widths = [spec.size, *hidden, len(Action)]
+    arrays = {"obs_mean": rng.normal(size=spec.size), "obs_var": rng.uniform(0.5, 2, spec.size)}
+    for k, (n_in, n_out) in enumerate(zip(widths[:-2], widths[1:-1], strict=True)):
+        arrays[f"layer_{k}_weight"] = rng.normal(size=(n_out, n_in))
+        arrays[f"layer_{k}_bias"] = rng.normal(size=n_out)
+    arrays["action_weight"] = rng.normal(size=(len(Action), widths[-2]))
+    arrays["action_bias"] = rng.normal(size=len(Action))
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez(folder / WEIGHTS, **arrays)
+    manifest = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "name": folder.name,
+        "system": "infierno",
+        "env_id": "duelo/Infierno-v0",
+        "env_version": InfiernoRuleset.version,
+        "observation": observation_schema(spec),
+        "actions": [a.name for a in Action],
+        "network": {"hidden": list(hidden), "activation": "tanh", "clip": 10.0, "epsilon": 1e-8},
+    }
+    (folder / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    return folder
+
+
+def edit_manifest(folder: Path, **changes: object) -> None:
+    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    manifest.update(changes)
+    (folder / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def test_brain_plays_legal_moves_in_duels_and_tournament_names(tmp_path: Path) -> None:
+    folder = write_random_brain(tmp_path / "b")
+    brain = make_policy(f"brain:{folder}", "infierno")
+    assert brain.name == "brain:b"
+    for seed in range(20):
+        result = play_duel(InfiernoRuleset(), (brain, make_policy("expert", "infierno")), seed)
+        assert result.forfeit is None  # never an illegal action
+
+
+def test_forward_pass_is_the_documented_formula(tmp_path: Path) -> None:
+    brain = load_brain(write_random_brain(tmp_path / "b"))
+    flat = np.random.default_rng(1).normal(size=brain.spec.size) * 5
+    with np.load(tmp_path / "b" / WEIGHTS) as w:
+        x = np.clip((flat - w["obs_mean"]) / np.sqrt(w["obs_var"] + 1e-8), -10, 10)
+        x = np.tanh(w["layer_0_weight"] @ x + w["layer_0_bias"])
+        x = np.tanh(w["layer_1_weight"] @ x + w["layer_1_bias"])
+        logits = w["action_weight"] @ x + w["action_bias"]
+    assert np.allclose(brain.logits(flat), logits)
+    mask = np.zeros(len(Action), bool)
+    mask[[Action.END_TURN, Action.RETREAT]] = True
+    chosen = brain.act(flat, mask, np.random.default_rng(0))
+    assert chosen == max((Action.END_TURN, Action.RETREAT), key=lambda a: logits[a])
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda f: (f / MANIFEST).write_text("{not json", encoding="utf-8"), "not a readable JSON"),
+        (lambda f: (f / MANIFEST).unlink(), "no such file"),
+        (lambda f: edit_manifest(f, format="pickle"), "not a duelo-brain manifest"),
+        (lambda f: edit_manifest(f, format_version=9), "format version 9"),
+        (lambda f: edit_manifest(f, system="poker"), "unknown system 'poker'"),
+        (lambda f: edit_manifest(f, env_version=7), "env version 7, but this duelo runs version"),
+        (lambda f: edit_manifest(f, actions=["FIRE"]), "action names differ"),
+        (lambda f: edit_manifest(f, observation=[]), "observation schema differs"),
+        (lambda f: edit_manifest(f, network={"activation": "swish"}), "unknown activation"),
+        (lambda f: (f / WEIGHTS).write_bytes(b"garbage"), "not a readable .npz"),
+        (lambda f: (f / WEIGHTS).unlink(), "weights.npz: no such file"),
+        (lambda f: _drop_array(f, "layer_1_weight"), "action layer does not map"),
+        (lambda f: _drop_array(f, "obs_var"), "missing array 'obs_var'"),
+    ],
+)
+def test_bad_brains_are_clear_errors(tmp_path: Path, damage, message: str) -> None:  # noqa: ANN001
+    folder = write_random_brain(tmp_path / "b")
+    damage(folder)
+    with pytest.raises(BrainError, match=message) as error:
+        load_brain(folder)
+    assert str(folder) in str(error.value)
+
+
+def test_brain_for_another_system_is_refused(tmp_path: Path) -> None:
+    folder = write_random_brain(tmp_path / "b")
+    with pytest.raises(BrainError, match="a brain for 'infierno', not for 'esgrima'"):
+        load_brain(folder, system="esgrima")
+
+
+def test_pickled_weights_are_refused(tmp_path: Path) -> None:
+    folder = write_random_brain(tmp_path / "b")
+    with np.load(folder / WEIGHTS) as data:
+        arrays = dict(data)
+    arrays["obs_mean"] = np.array([object()], dtype=object)
+    np.savez(folder / WEIGHTS, **arrays)
+    with pytest.raises(BrainError, match="not a readable .npz"):
+        load_brain(folder)
+
+
+def _drop_array(folder: Path, name: str) -> None:
+    with np.load(folder / WEIGHTS) as data:
+        arrays = {k: data[k] for k in data.files if k != name}
+    np.savez(folder / WEIGHTS, **arrays)

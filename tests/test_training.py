@@ -1,0 +1,138 @@
+"""Training: a short run learns, is reproducible, resumes, and exports a faithful brain.
+
+These runs are a few thousand steps, sized for CI; the shipped brains come from
+the documented long command (README, Training).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from duelo.agents.brain import WEIGHTS, load_brain  # noqa: E402
+from duelo.evaluation.report import Tally, score_of_a  # noqa: E402
+from duelo.evaluation.tournament import TournamentSpec, run_job, schedule  # noqa: E402
+from duelo.training import train as training  # noqa: E402
+from duelo.training.settings import TrainSettings, load_settings  # noqa: E402
+
+
+def short(**changes: object) -> TrainSettings:
+    base = TrainSettings(
+        env_id="duelo/Infierno-v0",
+        n_timesteps=4096,
+        n_envs=4,
+        n_steps=128,
+        batch_size=256,
+        n_epochs=4,
+        net_arch=(32, 32),
+        opponents=("random",),
+        eval_every=2048,
+        eval_duels=20,
+        checkpoint_every=2048,
+        env_kwargs={"scenario": "formal_duel"},
+    )
+    return base.with_overrides(**changes)
+
+
+def score_against_random(policy: str, duels: int = 400) -> Tally:
+    spec = TournamentSpec(
+        system="infierno",
+        policies=(policy, "infierno:random"),
+        duels=duels,
+        seed=99,
+        variant={"scenario": "formal_duel"},
+    )
+    tally = Tally()
+    for job in schedule(spec):
+        tally = tally.add(score_of_a(run_job(job)))
+    return tally
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    run = tmp_path_factory.mktemp("run")
+    training.train(short(), run)
+    return run
+
+
+def test_short_run_improves_on_random(trained: Path) -> None:
+    tally = score_against_random(f"brain:{trained / training.LATEST_BRAIN}")
+    low, _ = tally.interval
+    assert low > 0.5, tally  # random against random scores 0.5 by symmetry
+
+
+def test_run_directory_holds_settings_logs_and_evaluations(trained: Path) -> None:
+    assert load_settings(trained / "settings.yaml") == short()
+    assert (trained / "logs" / "progress.csv").read_text().startswith(("rollout", "time", "train"))
+    rows = (trained / training.EVALUATIONS).read_text().splitlines()
+    assert len(rows) == 2 and rows[0].startswith("2048,random,20,")
+    assert sorted(p.name for p in (trained / "snapshots").iterdir()) == ["step_2048", "step_4096"]
+
+
+def test_numpy_brain_equals_the_masked_torch_policy(trained: Path) -> None:
+    """The exported brain's masked argmax equals MaskablePPO's deterministic action."""
+    from sb3_contrib import MaskablePPO
+
+    brain = load_brain(trained / training.LATEST_BRAIN)
+    model = MaskablePPO.load(trained / training.CHECKPOINT, device="cpu")
+    with np.load(trained / training.NORMALIZER) as saved:
+        mean, var = saved["mean"], saved["var"]
+    env = gym.make("duelo/Infierno-v0", flat_observation=True, opponent="expert")
+    observations, masks = [], []
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    while len(observations) < 10_000:
+        observations.append(obs)
+        masks.append(info["action_mask"])
+        obs, _, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(masks[-1])))
+        if terminated or truncated:
+            obs, info = env.reset()
+    observations, masks = np.array(observations), np.array(masks)
+    normalized = np.clip((observations - mean) / np.sqrt(var + 1e-8), -10, 10).astype(np.float32)
+    torch_actions, _ = model.predict(normalized, action_masks=masks, deterministic=True)
+    numpy_actions = [brain.act(o, m, rng) for o, m in zip(observations, masks, strict=True)]
+    assert np.array_equal(torch_actions, numpy_actions)
+
+
+def test_same_seed_same_weights(tmp_path: Path) -> None:
+    settings = short(n_timesteps=1024, eval_every=10**6, checkpoint_every=10**6)
+    training.train(settings, tmp_path / "a")
+    training.train(settings, tmp_path / "b")
+    with (
+        np.load(tmp_path / "a" / training.LATEST_BRAIN / WEIGHTS) as a,
+        np.load(tmp_path / "b" / training.LATEST_BRAIN / WEIGHTS) as b,
+    ):
+        assert a.files == b.files and all(np.array_equal(a[k], b[k]) for k in a.files)
+
+
+def test_a_killed_run_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = short(n_timesteps=4096, eval_every=10**6, checkpoint_every=1024)
+    original = training.TrainingLoop.checkpoint
+
+    def checkpoint_then_die(self: training.TrainingLoop) -> None:
+        original(self)
+        if self.num_timesteps >= 2048:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(training.TrainingLoop, "checkpoint", checkpoint_then_die)
+    with pytest.raises(KeyboardInterrupt):
+        training.train(settings, tmp_path)
+    monkeypatch.setattr(training.TrainingLoop, "checkpoint", original)
+    with pytest.raises(FileExistsError, match="--resume"):
+        training.train(settings, tmp_path)
+    brain = training.train(settings, tmp_path, resume=True)
+    assert load_brain(brain).manifest["evaluation"]["timesteps"] >= 4096
+
+
+def test_export_writes_a_loadable_brain(trained: Path, tmp_path: Path) -> None:
+    out = training.export_run(trained, tmp_path / "brains" / "duelist")
+    brain = load_brain(out, system="infierno")
+    assert brain.name == "brain:duelist"
+    assert set(brain.manifest["evaluation"]["against"]) == {"random"}
+    with pytest.raises(FileNotFoundError, match="no checkpoint"):
+        training.export_run(tmp_path, tmp_path / "x")

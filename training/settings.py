@@ -1,0 +1,111 @@
+"""One documented settings dataclass per training run, loaded from YAML.
+
+The YAML file has rl-zoo3's shape: a top-level env id whose mapping holds the
+hyperparameters. Unknown keys are errors; the settings are saved with every run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from duelo.envs.core.config import ConfigError, build, read_yaml_mapping
+from duelo.envs.systems import SYSTEMS
+
+SETTINGS_FILE = "settings.yaml"
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    env_id: str
+    """A duelo env id, e.g. "duelo/Infierno-v0"."""
+    algo: Literal["maskable_ppo", "ppo"] = "maskable_ppo"
+    """sb3-contrib's MaskablePPO (masks), or plain PPO with illegal actions as penalised no-ops."""
+    n_timesteps: int = 300_000
+    """Learner decisions to train for."""
+    seed: int = 0
+    """Seeds torch, numpy, the envs and the opponent sampling."""
+    n_envs: int = 8
+    """Envs stepped together in one process (DummyVecEnv)."""
+    n_steps: int = 256
+    """Steps per env between updates."""
+    batch_size: int = 512
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    clip_range: float = 0.2
+    net_arch: tuple[int, ...] = (64, 64)
+    """Hidden layer widths of the policy (and value) network."""
+    activation: Literal["tanh", "relu"] = "tanh"
+    env_kwargs: dict[str, Any] = field(default_factory=dict)
+    """Variants passed to gymnasium.make (scenario, fighters, rules)."""
+    opponents: tuple[str, ...] = ("random",)
+    """Scripted policies sampled as the opponent at each reset."""
+    opponent_weights: tuple[float, ...] = ()
+    """Sampling weights of `opponents` (default: equal)."""
+    self_play: bool = True
+    """Add frozen snapshots of the learner to the pool when they pass the gate."""
+    promote_score: float = 0.55
+    """Gate: mean score against the scripted opponents a snapshot must reach."""
+    snapshot_share: float = 0.2
+    """Chance that an episode's opponent is a snapshot, once there are any."""
+    max_snapshots: int = 4
+    """Snapshots kept in the pool (the oldest leaves first)."""
+    eval_every: int = 50_000
+    """Learner steps between evaluations against every scripted opponent."""
+    eval_duels: int = 200
+    """Seat-swapped duels per scripted opponent in each evaluation."""
+    checkpoint_every: int = 50_000
+    """Learner steps between checkpoints (written atomically)."""
+    torch_threads: int = 1
+    """torch.set_num_threads: one thread is fastest for these small networks."""
+
+    def __post_init__(self) -> None:
+        if self.env_id not in {info.env_id for info in SYSTEMS.values()}:
+            raise ValueError(f"env_id {self.env_id!r} is not a duelo env id")
+        if self.opponent_weights and len(self.opponent_weights) != len(self.opponents):
+            raise ValueError("opponent_weights needs one weight per opponent")
+        for name in (
+            "n_timesteps",
+            "n_envs",
+            "n_steps",
+            "batch_size",
+            "n_epochs",
+            "eval_every",
+            "eval_duels",
+            "checkpoint_every",
+            "torch_threads",
+        ):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be positive")
+        if self.eval_duels % 2:
+            raise ValueError("eval_duels must be even (seats are swapped)")
+
+    @property
+    def system(self) -> str:
+        return next(name for name, info in SYSTEMS.items() if info.env_id == self.env_id)
+
+    def with_overrides(self, **overrides: Any) -> TrainSettings:
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+    def to_yaml(self) -> str:
+        values = asdict(self)
+        env_id = values.pop("env_id")
+        values = {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
+        return yaml.safe_dump({env_id: values}, sort_keys=False)
+
+
+def load_settings(path: str | Path) -> TrainSettings:
+    """Settings from an rl-zoo3-style YAML file holding one env id."""
+    data = read_yaml_mapping(path)
+    if len(data) != 1:
+        raise ConfigError(f"{path}: expected one env id at the top level, found {list(data)}")
+    ((env_id, values),) = data.items()
+    if not isinstance(values, dict):
+        raise ConfigError(f"{path}: {env_id}: expected a mapping of hyperparameters")
+    return build(TrainSettings, {"env_id": env_id, **values}, f"{path}: {env_id}")

@@ -1,0 +1,311 @@
+"""`duelo train`: MaskablePPO against a pool of scripted NPCs and frozen snapshots.
+
+Read top to bottom: settings, seeding, envs, model, callbacks, learn. A run
+directory holds the settings, CSV logs, evaluations, snapshots (numpy brains)
+and an atomically written checkpoint that `--resume` continues from.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch
+from stable_baselines3 import PPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import configure
+from stable_baselines3.common.monitor import Monitor
+from stable_baselines3.common.utils import set_random_seed
+from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
+
+import duelo  # noqa: F401  (registers the env ids)
+from duelo.agents.brain import load_brain
+from duelo.agents.registry import make_policy
+from duelo.envs.core.policy import Policy
+from duelo.evaluation.report import Tally, score_of_a
+from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
+from duelo.training.export import write_brain
+from duelo.training.settings import SETTINGS_FILE, TrainSettings, load_settings
+
+CHECKPOINT = "checkpoint.zip"
+NORMALIZER = "normalizer.npz"
+STATE = "state.json"
+EVALUATIONS = "evaluations.csv"
+LATEST_BRAIN = "brain"
+
+
+class OpponentPool:
+    """Scripted NPCs and learner snapshots; each env draws one at every reset."""
+
+    def __init__(self, settings: TrainSettings, rng: np.random.Generator) -> None:
+        self.scripted: list[Policy] = [make_policy(n, settings.system) for n in settings.opponents]
+        weights = np.asarray(settings.opponent_weights or [1.0] * len(self.scripted), float)
+        self.weights = weights / weights.sum()
+        self.snapshots: list[Policy] = []
+        self.snapshot_paths: list[str] = []
+        self.snapshot_share = settings.snapshot_share
+        self.max_snapshots = settings.max_snapshots
+        self.rng = rng
+
+    def sample(self) -> Policy:
+        if self.snapshots and self.rng.random() < self.snapshot_share:
+            return self.snapshots[int(self.rng.integers(len(self.snapshots)))]
+        return self.scripted[int(self.rng.choice(len(self.scripted), p=self.weights))]
+
+    def add_snapshot(self, path: str, system: str) -> None:
+        self.snapshots.append(load_brain(path, system))
+        self.snapshot_paths.append(path)
+        if len(self.snapshots) > self.max_snapshots:
+            self.snapshots.pop(0)
+            self.snapshot_paths.pop(0)
+
+
+class PoolOpponent(gym.Wrapper):
+    """Draws the opponent from the pool before each duel."""
+
+    def __init__(self, env: gym.Env, pool: OpponentPool) -> None:
+        super().__init__(env)
+        self.pool = pool
+
+    def reset(self, **kwargs: Any) -> Any:
+        self.env.unwrapped.opponent = self.pool.sample()
+        return self.env.reset(**kwargs)
+
+
+def make_env(settings: TrainSettings, pool: OpponentPool) -> Any:
+    """A factory for one training env: flat observations, random seat, pooled opponent."""
+
+    def build() -> gym.Env:
+        env = gym.make(
+            settings.env_id,
+            opponent=pool.scripted[0],
+            flat_observation=True,
+            illegal_action="raise" if settings.algo == "maskable_ppo" else "penalize",
+            **settings.env_kwargs,
+        )
+        return Monitor(PoolOpponent(env, pool))
+
+    return build
+
+
+def model_class(settings: TrainSettings) -> Any:
+    if settings.algo == "maskable_ppo":
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO
+    return PPO
+
+
+def evaluate(brain_dir: Path, settings: TrainSettings, seed: int) -> dict[str, dict[str, float]]:
+    """Seat-swapped duels of the brain against every scripted opponent (masks applied)."""
+    results = {}
+    for opponent in settings.opponents:
+        spec = TournamentSpec(
+            system=settings.system,
+            policies=(f"brain:{brain_dir}", opponent),
+            duels=settings.eval_duels,
+            seed=seed,
+            variant=settings.env_kwargs,
+            move_time_limit=None,
+        )
+        tally = Tally()
+        for job in schedule(spec):
+            tally = tally.add(score_of_a(run_job(job)))
+        low, high = tally.interval
+        results[opponent] = {"duels": tally.duels, "score": tally.score, "low": low, "high": high}
+    return results
+
+
+class TrainingLoop(BaseCallback):
+    """Evaluation, self-play promotion, checkpoints and the progress line."""
+
+    def __init__(
+        self,
+        settings: TrainSettings,
+        run: Path,
+        pool: OpponentPool,
+        venv: VecNormalize,
+        state: dict[str, Any],
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.run = run
+        self.pool = pool
+        self.venv = venv
+        self.state = state
+        self.started = time.perf_counter()
+
+    def _on_step(self) -> bool:
+        steps = self.num_timesteps
+        if steps >= self.state["next_eval"]:
+            self.state["next_eval"] += self.settings.eval_every
+            self.evaluate_and_promote(steps)
+        if steps >= self.state["next_checkpoint"]:
+            self.state["next_checkpoint"] += self.settings.checkpoint_every
+            self.checkpoint()
+        if sys.stderr.isatty() and steps % 2048 < self.settings.n_envs:
+            rate = (steps - self.state["resumed_at"]) / max(
+                time.perf_counter() - self.started, 1e-9
+            )
+            print(
+                f"\rtrain {steps}/{self.settings.n_timesteps} steps, {rate:.0f} steps/s",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+        return True
+
+    def export(self, out: Path, evaluation: dict[str, Any]) -> Path:
+        """The learner as it is now, as a brain folder."""
+        rms = self.venv.obs_rms
+        return write_brain(
+            out, self.model.policy, rms.mean, rms.var, self.settings, evaluation, name=out.name
+        )
+
+    def evaluate_and_promote(self, steps: int) -> None:
+        snapshot = self.export(self.run / "snapshots" / f"step_{steps}", {})
+        results = evaluate(snapshot, self.settings, seed=self.settings.seed + steps)
+        self.state["last_evaluation"] = {"timesteps": steps, "against": results}
+        with (self.run / EVALUATIONS).open("a", newline="", encoding="utf-8") as stream:
+            writer = csv.writer(stream)
+            for opponent, r in results.items():
+                writer.writerow(
+                    [
+                        steps,
+                        opponent,
+                        r["duels"],
+                        f"{r['score']:.4f}",
+                        f"{r['low']:.4f}",
+                        f"{r['high']:.4f}",
+                    ]
+                )
+        mean_score = float(np.mean([r["score"] for r in results.values()]))
+        self.logger.record("eval/mean_score", mean_score)
+        if self.settings.self_play and mean_score >= self.settings.promote_score:
+            self.pool.add_snapshot(str(snapshot), self.settings.system)
+            self.state["snapshots"] = list(self.pool.snapshot_paths)
+
+    def checkpoint(self) -> None:
+        """Model, normaliser and loop state, each written to a temp file then renamed."""
+        self.state["timesteps"] = self.num_timesteps
+        temporary = self.run / f"tmp.{CHECKPOINT}"
+        self.model.save(temporary)
+        os.replace(temporary, self.run / CHECKPOINT)
+        rms = self.venv.obs_rms
+        with (self.run / f"{NORMALIZER}.tmp").open("wb") as stream:
+            np.savez(stream, mean=rms.mean, var=rms.var, count=np.array(rms.count))
+        os.replace(self.run / f"{NORMALIZER}.tmp", self.run / NORMALIZER)
+        (self.run / f"{STATE}.tmp").write_text(json.dumps(self.state, indent=2), encoding="utf-8")
+        os.replace(self.run / f"{STATE}.tmp", self.run / STATE)
+
+
+def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
+    """Train, checkpoint, evaluate; return the path of the final brain."""
+    run.mkdir(parents=True, exist_ok=True)
+    settings_path = run / SETTINGS_FILE
+    if resume:
+        if not (run / CHECKPOINT).exists():
+            raise FileNotFoundError(f"{run / CHECKPOINT}: no checkpoint to resume from")
+        settings = load_settings(settings_path)
+    elif (run / CHECKPOINT).exists():
+        raise FileExistsError(f"{run} holds a run already: pass --resume, or choose another --out")
+    settings_path.write_text(settings.to_yaml(), encoding="utf-8")
+
+    # --- seeding: python, numpy and torch; one torch thread ---
+    set_random_seed(settings.seed)
+    torch.set_num_threads(settings.torch_threads)
+    state: dict[str, Any] = {
+        "timesteps": 0,
+        "next_eval": settings.eval_every,
+        "next_checkpoint": settings.checkpoint_every,
+        "snapshots": [],
+        "last_evaluation": {},
+        "resumed_at": 0,
+    }
+    if resume:
+        state.update(json.loads((run / STATE).read_text(encoding="utf-8")))
+        state["resumed_at"] = state["timesteps"]
+
+    # --- envs: n_envs in one process, observations normalised ---
+    pool = OpponentPool(settings, np.random.default_rng([settings.seed, state["timesteps"]]))
+    for path in state["snapshots"]:
+        pool.add_snapshot(path, settings.system)
+    venv = VecNormalize(
+        DummyVecEnv([make_env(settings, pool) for _ in range(settings.n_envs)]),
+        norm_obs=True,
+        norm_reward=False,
+        clip_obs=10.0,
+    )
+    venv.seed(settings.seed + state["timesteps"])
+    if resume:
+        with np.load(run / NORMALIZER, allow_pickle=False) as saved:
+            venv.obs_rms.mean, venv.obs_rms.var = saved["mean"], saved["var"]
+            venv.obs_rms.count = float(saved["count"])
+
+    # --- model ---
+    algo = model_class(settings)
+    if resume:
+        model = algo.load(run / CHECKPOINT, env=venv, device="cpu")
+    else:
+        model = algo(
+            "MlpPolicy",
+            venv,
+            n_steps=settings.n_steps,
+            batch_size=settings.batch_size,
+            n_epochs=settings.n_epochs,
+            learning_rate=settings.learning_rate,
+            gamma=settings.gamma,
+            gae_lambda=settings.gae_lambda,
+            ent_coef=settings.ent_coef,
+            clip_range=settings.clip_range,
+            policy_kwargs={
+                "net_arch": list(settings.net_arch),
+                "activation_fn": {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[
+                    settings.activation
+                ],
+            },
+            seed=settings.seed,
+            device="cpu",
+        )
+    formats = ["csv"]
+    try:
+        import tensorboard  # noqa: F401
+
+        formats.append("tensorboard")
+    except ImportError:
+        pass
+    model.set_logger(configure(str(run / "logs"), formats))
+
+    # --- learn ---
+    loop = TrainingLoop(settings, run, pool, venv, state)
+    remaining = settings.n_timesteps - state["timesteps"]
+    if remaining > 0:
+        model.learn(remaining, callback=loop, reset_num_timesteps=not resume)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    final = loop.export(run / LATEST_BRAIN, {})
+    state["last_evaluation"] = {
+        "timesteps": model.num_timesteps,
+        "against": evaluate(final, settings, seed=settings.seed + 1),
+    }
+    loop.checkpoint()
+    return export_run(run, run / LATEST_BRAIN)
+
+
+def export_run(run: Path, out: Path) -> Path:
+    """The run's latest checkpoint as a brain folder, with its last evaluation."""
+    if not (run / CHECKPOINT).exists():
+        raise FileNotFoundError(f"{run / CHECKPOINT}: no checkpoint in this run directory")
+    settings = load_settings(run / SETTINGS_FILE)
+    model = model_class(settings).load(run / CHECKPOINT, device="cpu")
+    state = json.loads((run / STATE).read_text(encoding="utf-8"))
+    with np.load(run / NORMALIZER, allow_pickle=False) as saved:
+        mean, var = saved["mean"], saved["var"]
+    return write_brain(out, model.policy, mean, var, settings, state["last_evaluation"], out.name)
