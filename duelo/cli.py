@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -55,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     export = commands.add_parser("export", help="turn a training run into a brain folder")
     export.add_argument("run", type=Path, help="the run directory of duelo train")
     export.add_argument("--out", type=Path, required=True, help="e.g. brains/NAME")
+    bench = commands.add_parser("bench", help="speed against references timed in the same run")
+    bench.add_argument("--quick", action="store_true", help="tiny measurements (CI smoke run)")
+    bench.add_argument("--out", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
     try:
         if args.command == "systems":
@@ -71,10 +75,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 n_timesteps=args.timesteps, seed=args.seed
             )
             print(f"wrote {run_training(settings, args.out, resume=args.resume)}")
-        else:
+        elif args.command == "export":
             from duelo.training.train import export_run
 
             print(f"wrote {export_run(args.run, args.out)}")
+        else:
+            from duelo.benchmarks.suite import render_table, run_benchmarks
+
+            results = run_benchmarks(quick=args.quick)
+            print(render_table(results), end="")
+            if args.out:
+                args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+                print(f"wrote {args.out}")
     except (ValueError, ConfigError, FileExistsError, FileNotFoundError) as error:
         print(f"duelo: error: {error}", file=sys.stderr)
         return 2

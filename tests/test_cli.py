@@ -75,7 +75,8 @@ def test_tournament_prints_tables_and_writes_files(
     assert "Bradley-Terry ratings" in out and "expert" in out and "95 % interval" in out
     for name in ("report.md", "pairings.csv", "ratings.csv", "summary.json"):
         assert (tmp_path / name).exists()
-    assert (tmp_path / "infierno" / "results.jsonl").read_text().count("\n") == 6 * 4
+    pairings = 10  # four scripted NPCs and the shipped brain
+    assert (tmp_path / "infierno" / "results.jsonl").read_text().count("\n") == pairings * 4
     assert main(argv) == 2  # results exist: no silent overwrite
     assert "--resume" in capsys.readouterr().err
     assert main([*argv, "--resume"]) == 0

@@ -68,6 +68,7 @@ def write_brain(
     arrays.update(policy_arrays(policy))
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    staging.chmod(0o755)  # mkdtemp makes it private; a brain folder is for sharing
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     np.savez(staging / WEIGHTS, **arrays)
     if out.exists():

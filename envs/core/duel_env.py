@@ -75,6 +75,8 @@ class DuelEnv(gym.Env):
         self.state: Any = None
         self.seat = 0
         self.result: Outcome | None = None
+        self._mask: np.ndarray | None = None
+        """The learner's mask in the current state (cleared whenever the state moves)."""
 
     # --- Gymnasium API ---------------------------------------------------------
 
@@ -87,6 +89,7 @@ class DuelEnv(gym.Env):
             self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
         )
         while True:  # Gymnasium has no terminal first observation: deal again
+            self._mask = None
             self.state = self.ruleset.new_duel(self.dice)
             self._play_opponent()
             self.result = self.ruleset.outcome(self.state)
@@ -102,13 +105,14 @@ class DuelEnv(gym.Env):
             )
         action = int(action)
         try:
-            check_legal(self.ruleset, self.state, self.seat, action)
+            check_legal(self.ruleset, self.state, self.seat, action, self.action_masks())
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
             info = self._info()
             info["illegal_action"] = True
             return self._observation(), -self.illegal_penalty, False, False, info
+        self._mask = None
         self.ruleset.apply(self.state, self.seat, action, self.dice)
         self._play_opponent()
         self.result = self.ruleset.outcome(self.state)
@@ -126,7 +130,9 @@ class DuelEnv(gym.Env):
         """The learner's legal actions (sb3-contrib's MaskablePPO reads this)."""
         if self.result is not None:
             return np.zeros(self.action_space.n, dtype=bool)
-        return self.ruleset.legal_actions(self.state, self.seat)
+        if self._mask is None:
+            self._mask = self.ruleset.legal_actions(self.state, self.seat)
+        return self._mask.copy()
 
     # --- internals ---------------------------------------------------------------
 
@@ -137,7 +143,7 @@ class DuelEnv(gym.Env):
             mask = self.ruleset.legal_actions(self.state, opponent_seat)
             observation = self.ruleset.observe(self.state, opponent_seat)
             action = int(self.opponent.act(observation, mask, self.np_random))
-            check_legal(self.ruleset, self.state, opponent_seat, action)
+            check_legal(self.ruleset, self.state, opponent_seat, action, mask)
             self.ruleset.apply(self.state, opponent_seat, action, self.dice)
 
     def _observation(self) -> Any:

@@ -49,6 +49,10 @@ class ObservationSpec:
         for key in keys:
             self._offsets[key.name] = (start, start + key.size)
             start += key.size
+        # (name, start, stop, shape to reshape to, or None when a slice is already right)
+        self._layout = [
+            (k.name, *self._offsets[k.name], None if len(k.shape) == 1 else k.shape) for k in keys
+        ]
         self.low = np.concatenate([np.full(k.size, k.low, np.float32) for k in keys])
         self.high = np.concatenate([np.full(k.size, k.high, np.float32) for k in keys])
 
@@ -63,9 +67,12 @@ class ObservationSpec:
     def flat_space(self) -> spaces.Box:
         return spaces.Box(self.low, self.high, dtype=np.float32)
 
-    def empty(self) -> dict[str, np.ndarray]:
-        """A zeroed observation to fill in place."""
-        return {key.name: np.zeros(key.shape, np.float32) for key in self.keys}
+    def split(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        """The Dict view of a flat observation (each value a view into `flat`)."""
+        return {
+            name: flat[start:stop] if shape is None else flat[start:stop].reshape(shape)
+            for name, start, stop, shape in self._layout
+        }
 
     def flatten(self, observation: dict[str, np.ndarray]) -> np.ndarray:
         """The flat view: the keys' values concatenated in declaration order."""

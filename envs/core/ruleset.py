@@ -105,12 +105,15 @@ class IllegalActionError(ValueError):
     """An action that the mask forbids was chosen."""
 
 
-def check_legal(ruleset: Ruleset[Any], state: Any, seat: int, action: int) -> np.ndarray:
+def check_legal(
+    ruleset: Ruleset[Any], state: Any, seat: int, action: int, mask: np.ndarray | None = None
+) -> None:
     """The one illegal-action rule: raise unless `action` is legal for `seat` now.
 
-    Returns the mask it checked, so callers need not compute it twice.
+    `mask` is the seat's current mask when the caller has it already.
     """
-    mask = ruleset.legal_actions(state, seat)
+    if mask is None:
+        mask = ruleset.legal_actions(state, seat)
     if not (0 <= action < len(mask)) or not mask[action]:
         name = ruleset.actions(action).name if 0 <= action < len(mask) else str(action)
         legal = ", ".join(ruleset.actions(i).name for i in np.flatnonzero(mask))
@@ -118,4 +121,3 @@ def check_legal(ruleset: Ruleset[Any], state: Any, seat: int, action: int) -> np
             f"{ruleset.system}: action {action} ({name}) is illegal for seat {seat} now; "
             f"legal actions: {legal}"
         )
-    return mask

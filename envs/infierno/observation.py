@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from duelo.envs.core.observation import ObservationSpec, ObsKey
+from duelo.envs.infierno.setup import Character, Weapon
 from duelo.envs.infierno.state import Carried, DuelState, Fighter, Phase, Place, Staredown
 
 WEAPON_FEATURES = (
@@ -113,41 +114,59 @@ OBSERVATION_SPEC = ObservationSpec(
 
 
 def observe(state: DuelState, seat: int, round_cap: int) -> dict[str, np.ndarray]:
-    """The observation of `seat` (digest §12)."""
+    """The observation of `seat` (digest §12), in the order of OBSERVATION_SPEC.
+
+    A hot path: the values go into one list, become one float32 array, and
+    each key is a view into it.
+    """
     me, them = state.fighters[seat], state.fighters[1 - seat]
-    pair = (me, them)
-    obs = OBSERVATION_SPEC.empty()
-    obs["initiative"][:] = [f.initiative or 0.0 for f in pair]
-    obs["acts_first"][0] = float(state.order[0] == seat)
-    obs["hp"][:] = [max(f.hp, 0) for f in pair]
-    obs["hp_max"][:] = [f.character.hp_max for f in pair]
-    obs["nonlethal"][:] = [f.nonlethal for f in pair]
-    obs["sequels"][:] = [f.sequels for f in pair]
-    obs["range"][0] = state.distance
-    obs["round"][0] = min(state.round, round_cap + 1)
-    if state.phase in PHASES:
-        obs["phase"][PHASES.index(state.phase)] = 1.0
+    values: list[float] = [
+        me.initiative or 0.0,
+        them.initiative or 0.0,
+        state.order[0] == seat,
+        max(me.hp, 0),
+        max(them.hp, 0),
+        me.character.hp_max,
+        them.character.hp_max,
+        me.nonlethal,
+        them.nonlethal,
+        me.sequels,
+        them.sequels,
+        state.distance,
+        min(state.round, round_cap + 1),
+    ]
+    values += [state.phase == phase for phase in PHASES]
     budget = state.budget
     if state.current == seat and state.phase in (Phase.SURPRISE, Phase.ROUND):
-        obs["budget"][:] = [
+        values += [
             budget.standard,
             budget.move,
             budget.full_round,
             budget.can_step,
             not budget.acted,
         ]
-    for row, fighter in enumerate(pair):
-        obs["status"][row] = _status(fighter)
-        obs["stats"][row] = _stats(fighter)
-        obs["main_hand"][row] = _weapon(fighter.main)
-        obs["off_hand"][row] = _weapon(fighter.off)
-        for slot, item in enumerate(fighter.carried):
-            obs["holstered"][row, slot] = item.place == Place.HOLSTERED
-            if item.place != Place.THROWN_AWAY:
-                obs["loadout"][row, slot] = _weapon(item)
-    obs["lighting"][LIGHTING.index(state.options.lighting)] = 1.0
-    obs["duel_repeats"][0] = state.duel_repeats
-    return obs
+    else:
+        values += NO_BUDGET
+    values += _status(me) + _status(them)
+    values += _stats(me.character) + _stats(them.character)
+    for hand in (Place.MAIN_HAND, Place.OFF_HAND):
+        values += _weapon(me.in_hand(hand)) + _weapon(them.in_hand(hand))
+    for fighter in (me, them):
+        values += [
+            slot < len(fighter.carried) and fighter.carried[slot].place == Place.HOLSTERED
+            for slot in (0, 1)
+        ]
+    for fighter in (me, them):
+        for slot in (0, 1):
+            item = fighter.carried[slot] if slot < len(fighter.carried) else None
+            values += _weapon(item if item and item.place != Place.THROWN_AWAY else None)
+    values += [state.options.lighting == lighting for lighting in LIGHTING]
+    values.append(state.duel_repeats)
+    return OBSERVATION_SPEC.split(np.array(values, dtype=np.float32))
+
+
+NO_BUDGET = [False] * 5
+NO_WEAPON = [0.0] * len(WEAPON_FEATURES)
 
 
 def _status(fighter: Fighter) -> list[float]:
@@ -167,8 +186,19 @@ def _status(fighter: Fighter) -> list[float]:
     ]
 
 
-def _stats(fighter: Fighter) -> list[float]:
-    c = fighter.character
+def _stats(c: Character) -> list[float]:
+    """A stat block's row (constant: cached by identity, as hashing the block costs more)."""
+    cached = _STATS.get(id(c))
+    if cached is None or cached[0] is not c:
+        cached = _STATS[id(c)] = (c, _stats_row(c))
+    return cached[1]
+
+
+_STATS: dict[int, tuple[Character, list[float]]] = {}
+_WEAPONS: dict[int, tuple[Weapon, tuple[list[float], float, float]]] = {}
+
+
+def _stats_row(c: Character) -> list[float]:
     return [
         c.melee_attack,
         c.ranged_attack,
@@ -186,12 +216,17 @@ def _stats(fighter: Fighter) -> list[float]:
     ]
 
 
-def _weapon(item: Carried | None) -> list[float]:
-    if item is None:
-        return [0.0] * len(WEAPON_FEATURES)
-    w = item.weapon
+def _weapon_static(w: Weapon) -> tuple[list[float], float, float]:
+    """A weapon's constant features: the first eight, capacity, reliability (cached)."""
+    cached = _WEAPONS.get(id(w))
+    if cached is None or cached[0] is not w:
+        cached = _WEAPONS[id(w)] = (w, _weapon_row(w))
+    return cached[1]
+
+
+def _weapon_row(w: Weapon) -> tuple[list[float], float, float]:
     count, sides = w.damage
-    return [
+    head = [
         1.0,
         w.is_firearm,
         w.throwable,
@@ -200,8 +235,12 @@ def _weapon(item: Carried | None) -> list[float]:
         w.crit_low - 10,
         w.increment,
         w.max_range,
-        item.ammo,
-        w.capacity,
-        item.jammed,
-        w.reliability,
     ]
+    return head, w.capacity, w.reliability
+
+
+def _weapon(item: Carried | None) -> list[float]:
+    if item is None:
+        return NO_WEAPON
+    head, capacity, reliability = _weapon_static(item.weapon)
+    return [*head, item.ammo, capacity, item.jammed, reliability]

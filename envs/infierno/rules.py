@@ -499,75 +499,75 @@ class InfiernoRuleset:
         return weapon.category == "melee" and state.distance == 1
 
     def _turn_mask(self, state: DuelState, seat: int, mask: np.ndarray) -> None:
+        """The turn actions' mask, in `Action` order (a hot path: flags computed once)."""
         fighter = state.fighters[seat]
         budget = state.budget
         distance = state.distance
-        main, off = fighter.main, fighter.off
         arena = state.options.arena
-
-        def can(action: Action) -> bool:
-            return self._affordable(budget, self._cost(fighter, action), action)
-
+        main = off = None
+        for item in fighter.carried:
+            if item.place == Place.MAIN_HAND:
+                main = item
+            elif item.place == Place.OFF_HAND:
+                off = item
         in_hand = [item for item in (main, off) if item is not None]
-        mask[Action.END_TURN] = True
-        mask[Action.ATTACK_MAIN] = (
-            can(Action.ATTACK_MAIN) and main is not None and self._can_strike(state, main)
-        )
-        mask[Action.ATTACK_UNARMED] = can(Action.ATTACK_UNARMED) and distance == 1
-        mask[Action.PISTOL_WHIP] = (
-            can(Action.PISTOL_WHIP)
-            and distance == 1
-            and main is not None
-            and main.weapon.melee_profile is not None
-        )
-        mask[Action.THROW_MAIN] = (
-            can(Action.THROW_MAIN)
+        standard = budget.standard
+        move = budget.move or budget.standard  # a move may replace the standard action
+        full = budget.full_round
+        adjacent = distance == 1
+        walk = move and not fighter.prone and not budget.stepped  # §4: no move after a step
+        step = budget.can_step
+        free_hands = fighter.free_hands
+        draws = []
+        for action, slot in ((Action.DRAW_PRIMARY, 0), (Action.DRAW_SECONDARY, 1)):
+            item = fighter.carried[slot] if slot < len(fighter.carried) else None
+            draws.append(
+                item is not None
+                and item.place == Place.HOLSTERED
+                and free_hands >= item.weapon.hands
+                and self._affordable(budget, self._cost(fighter, action), action)
+            )
+        main_strikes = main is not None and self._can_strike(state, main)
+        mask[: Action.SURRENDER + 1] = [
+            True,  # END_TURN
+            standard and main_strikes,  # ATTACK_MAIN
+            standard and adjacent,  # ATTACK_UNARMED
+            standard and adjacent and main is not None and main.weapon.melee_profile is not None,
+            standard  # THROW_MAIN; §8.7: no thrown attacks while prone
             and main is not None
             and main.weapon.throwable
             and distance <= main.weapon.max_range
-            and not fighter.prone  # §8.7: no thrown attacks while prone
-        )
-        mask[Action.TWO_WEAPON_ATTACK] = (
-            can(Action.TWO_WEAPON_ATTACK)
-            and main is not None
+            and not fighter.prone,
+            full  # TWO_WEAPON_ATTACK
+            and main_strikes
             and off is not None
             and main.weapon.hands == 1
-            and self._can_strike(state, main)
-            and self._can_strike(state, off)
-        )
-        for action, slot in ((Action.DRAW_PRIMARY, 0), (Action.DRAW_SECONDARY, 1)):
-            mask[action] = (
-                can(action)
-                and slot < len(fighter.carried)
-                and fighter.carried[slot].place == Place.HOLSTERED
-                and fighter.free_hands >= fighter.carried[slot].weapon.hands
-            )
-        mask[Action.HOLSTER_MAIN] = can(Action.HOLSTER_MAIN) and main is not None
-        walk = not fighter.prone and not budget.stepped  # §4: no distance move after a step
-        mask[Action.ADVANCE] = can(Action.ADVANCE) and walk and distance > 1
-        mask[Action.RETREAT] = can(Action.RETREAT) and walk
-        mask[Action.STEP_IN] = budget.can_step and distance > 1
-        mask[Action.STEP_OUT] = budget.can_step and distance < arena
-        mask[Action.RUN_IN] = can(Action.RUN_IN) and walk and distance > 1
-        mask[Action.RUN_OUT] = can(Action.RUN_OUT) and walk
-        mask[Action.TAKE_COVER] = (
-            can(Action.TAKE_COVER) and fighter.cover_nearby and not fighter.cover and distance > 1
-        )
-        mask[Action.CLEAR_JAM] = can(Action.CLEAR_JAM) and any(i.jammed for i in in_hand)
-        mask[Action.RELOAD] = (
-            can(Action.RELOAD)
+            and self._can_strike(state, off),
+            draws[0],  # DRAW_PRIMARY
+            draws[1],  # DRAW_SECONDARY
+            move and main is not None,  # HOLSTER_MAIN
+            walk and distance > 1,  # ADVANCE
+            walk,  # RETREAT
+            step and distance > 1,  # STEP_IN
+            step and distance < arena,  # STEP_OUT
+            full and walk and distance > 1,  # RUN_IN
+            full and walk,  # RUN_OUT
+            move and fighter.cover_nearby and not fighter.cover and distance > 1,  # TAKE_COVER
+            standard and any(i.jammed for i in in_hand),  # CLEAR_JAM
+            full  # RELOAD
             and state.options.track_ammo
-            and any(i.weapon.is_firearm and i.ammo < i.weapon.capacity for i in in_hand)
-        )
-        mask[Action.FEINT] = can(Action.FEINT) and distance == 1
-        mask[Action.PRONE_TOGGLE] = state.options.allow_prone and can(Action.PRONE_TOGGLE)
-        mask[Action.DELAY] = (
-            state.phase == Phase.ROUND
+            and any(i.weapon.is_firearm and i.ammo < i.weapon.capacity for i in in_hand),
+            standard and adjacent,  # FEINT
+            state.options.allow_prone  # PRONE_TOGGLE
+            and self._affordable(
+                budget, self._cost(fighter, Action.PRONE_TOGGLE), Action.PRONE_TOGGLE
+            ),
+            state.phase == Phase.ROUND  # DELAY
             and not budget.acted
             and state.turn_index == 0
-            and state.delayed_round != state.round
-        )
-        mask[Action.SURRENDER] = state.phase == Phase.ROUND
+            and state.delayed_round != state.round,
+            state.phase == Phase.ROUND,  # SURRENDER
+        ]
 
     def _turn_action(self, state: DuelState, seat: int, action: Action, dice: Dice) -> None:
         fighter = state.fighters[seat]

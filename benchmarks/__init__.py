@@ -1,0 +1,1 @@
+"""Speed measurements of duelo against references timed in the same run."""

@@ -1,0 +1,280 @@
+"""duelo's speed against references measured in the same run (`duelo bench`).
+
+Each figure is a median over repeats, next to the reference it should be read
+against, timed on the same machine at the same moment:
+
+- env step through `gymnasium.make` with a random opponent, per env id, against
+  CartPole-v1 through `gymnasium.make`; one decision through the ruleset alone;
+- tournament throughput: scripted-vs-scripted duels per second in one worker;
+- brain inference: one numpy-brain decision against the torch policy's `predict`;
+- training: MaskablePPO frames per second on each env against PPO on
+  CartPole-v1 with the same settings, and the share of wall time spent in env steps.
+
+Torch parts run only when the `train` extra is installed. No test asserts a
+timing: these are measurements to report, not pass/fail checks.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from importlib import metadata
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import duelo  # noqa: F401  (registers the env ids)
+from duelo.agents.brain import load_brain, shipped_brains
+from duelo.agents.registry import make_policy
+from duelo.envs.core.dice import GeneratorDice
+from duelo.envs.systems import SYSTEMS
+from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
+
+REFERENCE_ENV = "CartPole-v1"
+
+
+def median_per_call(run: Callable[[int], None], calls: int, repeats: int) -> float:
+    """Median over `repeats` of the mean seconds per call of `run(calls)`."""
+    samples = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        run(calls)
+        samples.append((time.perf_counter() - started) / calls)
+    return statistics.median(samples)
+
+
+def env_step_seconds(env_id: str, calls: int, repeats: int, **kwargs: Any) -> float:
+    """Median cost of one `step` with a legal action (sampled through the mask if any)."""
+    env = gym.make(env_id, **kwargs)
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    masked = "action_mask" in info
+    state = {"info": info}
+
+    def run(n: int) -> None:
+        info = state["info"]
+        for _ in range(n):
+            if masked:
+                legal = np.flatnonzero(info["action_mask"])
+                action = int(legal[rng.integers(legal.size)])
+            else:
+                action = int(rng.integers(2))
+            _, _, terminated, truncated, info = env.step(action)
+            if terminated or truncated:
+                _, info = env.reset()
+        state["info"] = info
+
+    run(calls // 10)  # warm up
+    return median_per_call(run, calls, repeats)
+
+
+def ruleset_decision_seconds(system: str, calls: int, repeats: int) -> float:
+    """Median cost of one decision (mask, observation, random choice, apply) without Gymnasium."""
+    ruleset = SYSTEMS[system].ruleset()
+    rng = np.random.default_rng(0)
+    dice = GeneratorDice(rng)
+    policy = make_policy("random", system)
+    state = {"duel": ruleset.new_duel(dice)}
+
+    def run(n: int) -> None:
+        duel = state["duel"]
+        for _ in range(n):
+            seat = ruleset.to_act(duel)
+            if seat is None:
+                duel = ruleset.new_duel(dice)
+                seat = ruleset.to_act(duel)
+            mask = ruleset.legal_actions(duel, seat)
+            ruleset.apply(duel, seat, policy.act(ruleset.observe(duel, seat), mask, rng), dice)
+        state["duel"] = duel
+
+    return median_per_call(run, calls, repeats)
+
+
+def tournament_duels_per_second(system: str, duels: int, repeats: int) -> float:
+    """Scripted-vs-scripted duels (expert vs aggressive) per second in one worker."""
+    spec = TournamentSpec(
+        system=system,
+        policies=(f"{system}:expert", f"{system}:aggressive"),
+        duels=duels,
+        move_time_limit=None,
+    )
+    jobs = schedule(spec)
+    run_job(jobs[0])  # build the cached ruleset first
+
+    def run(n: int) -> None:
+        for job in jobs[:n]:
+            run_job(job)
+
+    return 1.0 / median_per_call(run, len(jobs), repeats)
+
+
+def brain_decision_seconds(system: str, calls: int, repeats: int) -> dict[str, float] | None:
+    """One decision of the system's shipped numpy brain, and of the same-shaped torch
+    policy's masked `predict` when torch is installed; None without a shipped brain."""
+    names = shipped_brains(system)
+    if not names:
+        return None
+    brain = load_brain(names[0].removeprefix("brain:"), system)
+    env = gym.make(SYSTEMS[system].env_id)
+    observation, info = env.reset(seed=0)
+    mask = info["action_mask"]
+    rng = np.random.default_rng(0)
+    result = {
+        "numpy_us": 1e6
+        * median_per_call(
+            lambda n: [brain.act(observation, mask, rng) for _ in range(n)], calls, repeats
+        )
+    }
+    try:
+        import torch
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    except ImportError:
+        return result
+    torch.set_num_threads(1)
+    policy = MaskableActorCriticPolicy(
+        brain.spec.flat_space(),
+        gym.spaces.Discrete(len(mask)),
+        lambda _: 3e-4,
+        net_arch=[weight.shape[0] for weight, _ in brain.layers],
+    )
+    flat = brain.spec.flatten(observation)[None, :]
+    result["torch_us"] = 1e6 * median_per_call(
+        lambda n: [
+            policy.predict(flat, action_masks=mask[None], deterministic=True) for _ in range(n)
+        ],
+        max(calls // 10, 10),
+        repeats,
+    )
+    return result
+
+
+def training_frames_per_second(env_id: str, steps: int) -> dict[str, float] | None:
+    """MaskablePPO (PPO for CartPole) frames/s with the shipped config's shape, and env share."""
+    try:
+        import torch
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3 import PPO
+        from stable_baselines3.common.vec_env import DummyVecEnv
+    except ImportError:
+        return None
+    torch.set_num_threads(1)
+    env_seconds = [0.0]
+
+    class Timed(gym.Wrapper):
+        def step(self, action: Any) -> Any:
+            started = time.perf_counter()
+            out = self.env.step(action)
+            env_seconds[0] += time.perf_counter() - started
+            return out
+
+    kwargs = {} if env_id == REFERENCE_ENV else {"flat_observation": True}
+    venv = DummyVecEnv([lambda: Timed(gym.make(env_id, **kwargs)) for _ in range(8)])
+    algo = PPO if env_id == REFERENCE_ENV else MaskablePPO
+    model = algo("MlpPolicy", venv, n_steps=256, batch_size=512, n_epochs=4, seed=0, device="cpu")
+    started = time.perf_counter()
+    model.learn(steps)
+    wall = time.perf_counter() - started
+    return {"frames_per_second": model.num_timesteps / wall, "env_share": env_seconds[0] / wall}
+
+
+def machine() -> dict[str, str]:
+    versions = {}
+    for package in ("numpy", "gymnasium", "stable-baselines3", "sb3-contrib", "torch"):
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = "not installed"
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        **versions,
+    }
+
+
+def run_benchmarks(quick: bool = False) -> dict[str, Any]:
+    """Every figure, as a JSON-ready dict; `quick` shrinks each measurement."""
+    calls, repeats = (200, 3) if quick else (5000, 7)
+    results: dict[str, Any] = {"machine": machine(), "quick": quick}
+    reference = env_step_seconds(REFERENCE_ENV, calls, repeats)
+    results["reference"] = {"env_id": REFERENCE_ENV, "step_us": reference * 1e6}
+    results["systems"] = {}
+    for name, info in SYSTEMS.items():
+        step = env_step_seconds(info.env_id, calls, repeats)
+        figures: dict[str, Any] = {
+            "env_id": info.env_id,
+            "step_us": step * 1e6,
+            "step_ratio_to_reference": step / reference,
+            "ruleset_decision_us": ruleset_decision_seconds(name, calls, repeats) * 1e6,
+            "tournament_duels_per_second": tournament_duels_per_second(
+                name, 20 if quick else 1000, repeats
+            ),
+        }
+        figures["brain"] = brain_decision_seconds(name, calls, repeats)
+        figures["training"] = training_frames_per_second(info.env_id, 2048 if quick else 32768)
+        results["systems"][name] = figures
+    results["reference"]["training"] = training_frames_per_second(
+        REFERENCE_ENV, 2048 if quick else 32768
+    )
+    return results
+
+
+def render_table(results: dict[str, Any]) -> str:
+    """The figures as an aligned text table."""
+    reference = results["reference"]
+    rows = [("reference", f"{REFERENCE_ENV} step", f"{reference['step_us']:.1f} us", "1.00")]
+    if reference["training"]:
+        rows.append(
+            (
+                "reference",
+                "PPO frames/s",
+                f"{reference['training']['frames_per_second']:.0f}",
+                f"env {reference['training']['env_share']:.0%}",
+            )
+        )
+    for name, f in results["systems"].items():
+        rows.append(
+            (
+                name,
+                "env step",
+                f"{f['step_us']:.1f} us",
+                f"x{f['step_ratio_to_reference']:.2f} of {REFERENCE_ENV}",
+            )
+        )
+        rows.append((name, "ruleset decision", f"{f['ruleset_decision_us']:.1f} us", ""))
+        rows.append(
+            (name, "tournament", f"{f['tournament_duels_per_second']:.0f} duels/s", "one worker")
+        )
+        if f["brain"]:
+            torch_us = f["brain"].get("torch_us")
+            rows.append(
+                (
+                    name,
+                    "numpy brain",
+                    f"{f['brain']['numpy_us']:.1f} us",
+                    "" if torch_us is None else f"torch predict {torch_us:.0f} us",
+                )
+            )
+        if f["training"]:
+            fps = f["training"]["frames_per_second"]
+            ratio = ""
+            if reference["training"]:
+                ratio = f"x{fps / reference['training']['frames_per_second']:.2f} of PPO, "
+            rows.append(
+                (
+                    name,
+                    "MaskablePPO frames/s",
+                    f"{fps:.0f}",
+                    f"{ratio}env {f['training']['env_share']:.0%}",
+                )
+            )
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    return (
+        "\n".join(
+            "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
+        )
+        + "\n"
+    )

@@ -1,0 +1,34 @@
+"""The benchmark stays runnable: a tiny run produces every figure (no timing is asserted)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from duelo.cli import main
+
+
+def test_quick_bench_reports_every_figure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--quick", "--out", str(out)]) == 0
+    results = json.loads(out.read_text())
+    assert results["machine"]["numpy"] and results["reference"]["step_us"] > 0
+    assert results["reference"]["training"]["frames_per_second"] > 0
+    for figures in results["systems"].values():
+        for key in (
+            "step_us",
+            "step_ratio_to_reference",
+            "ruleset_decision_us",
+            "tournament_duels_per_second",
+        ):
+            assert math.isfinite(figures[key]) and figures[key] > 0
+        assert figures["brain"]["numpy_us"] > 0 and figures["brain"]["torch_us"] > 0
+        assert 0 < figures["training"]["env_share"] < 1
+    table = capsys.readouterr().out
+    assert "CartPole-v1 step" in table and "MaskablePPO frames/s" in table
