@@ -7,6 +7,7 @@ on the class. `InfiernoView` decodes the observation arrays into named fields.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,10 +81,12 @@ def first_legal(mask: np.ndarray, preferences: list[Action]) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
-def decide_phase(view: InfiernoView, mask: np.ndarray, insist: bool) -> int | None:
+def decide_phase(
+    view: InfiernoView, mask: np.ndarray, insist: Callable[[], bool]
+) -> int | None:
     """The two non-turn decisions: the honour question and the critical effect."""
     if view.phase == Phase.BOTH_MISS_DECISION:
-        return int(Action.INSIST if insist else Action.SETTLE)
+        return int(Action.INSIST if insist() else Action.SETTLE)
     if view.phase == Phase.CRIT_CHOICE:
         # maximum damage when it drops the target, else the multiplier
         if view.weapon(SELF, "mean_damage") * 2 >= view.hp(OPPONENT) and mask[Action.CRIT_MAXIMUM]:
@@ -102,7 +105,7 @@ class AggressiveNpc:
         self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
     ) -> int:
         view = InfiernoView(observation)
-        decided = decide_phase(view, action_mask, insist=True)
+        decided = decide_phase(view, action_mask, insist=lambda: True)
         if decided is not None:
             return decided
         melee = view.weapon(SELF, "present") and not view.weapon(SELF, "firearm")
@@ -139,7 +142,7 @@ class CautiousNpc:
         self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
     ) -> int:
         view = InfiernoView(observation)
-        decided = decide_phase(view, action_mask, insist=False)
+        decided = decide_phase(view, action_mask, insist=lambda: False)
         if decided is not None:
             return decided
         losing = (
@@ -186,8 +189,9 @@ class ExpertNpc:
         self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
     ) -> int:
         view = InfiernoView(observation)
-        out_guns = view.threat(SELF) > view.threat(OPPONENT)
-        decided = decide_phase(view, action_mask, insist=out_guns)
+        decided = decide_phase(
+            view, action_mask, insist=lambda: view.threat(SELF) > view.threat(OPPONENT)
+        )
         if decided is not None:
             return decided
         if view.gunman(SELF):

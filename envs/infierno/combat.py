@@ -9,6 +9,7 @@ on a natural 1, the fumble or jam d20 and, for a fumble, the self-damage dice.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from duelo.envs.core.dice import (
     Dice,
@@ -153,16 +154,21 @@ def confirms(roll: int, bonus: int, defense: int) -> bool:
 # --- damage and critical effects (§7, §7.1) ---------------------------------------
 
 
+@lru_cache(maxsize=1024)
 def damage_distribution(
-    weapon: Weapon, flat: int, effect: Action | None, options: InfiernoOptions
+    weapon: Weapon, flat: int, effect: Action | None, crit_mode: str
 ) -> Distribution:
-    """Damage before RD for a normal hit (effect None) or a critical effect (§7.1)."""
+    """Damage before RD for a normal hit (effect None) or a critical effect (§7.1).
+
+    Cached: exact convolutions are slow and a duel asks for the same few again.
+    The returned dict is shared, so callers must not change it.
+    """
     count, sides = weapon.damage
     multiplier = weapon.multiplier
     if effect == Action.CRIT_MAXIMUM:
         return constant(maximum_damage(weapon, flat))
     if effect == Action.CRIT_MULTIPLY:
-        if options.crit_mode == "reroll":
+        if crit_mode == "reroll":
             return transform(dice_sum(count * multiplier, sides, flat * multiplier), _min_one)
         return transform(dice_sum(count, sides, flat), lambda v: _min_one(v) * multiplier)
     return transform(dice_sum(count, sides, flat), _min_one)
@@ -194,27 +200,47 @@ def allowed_effects(attack: Attack, target: Fighter) -> list[Action]:
 def best_effect(state: DuelState, attack: Attack) -> Action:
     """auto_best (digest §7.1): most likely to put the target out, then most damage."""
     target = state.fighters[1 - attack.attacker]
-    flat = damage_flat(state, attack)
+    return _best_effect(
+        attack.weapon,
+        damage_flat(state, attack),
+        tuple(allowed_effects(attack, target)),
+        target.character.rd,
+        target.hp,
+        target.nonlethal,
+        state.options.crit_mode,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _best_effect(
+    weapon: Weapon,
+    flat: int,
+    effects: tuple[Action, ...],
+    target_rd: int,
+    target_hp: int,
+    target_nonlethal: int,
+    crit_mode: str,
+) -> Action:
+    """The pure (and cached) part of `best_effect`: exact odds are slow to compute."""
     best: tuple[Fraction, Fraction, int] | None = None
     choice = Action.CRIT_MULTIPLY
-    for effect in allowed_effects(attack, target):
-        rd = 0 if effect == Action.CRIT_IGNORE_RD else target.character.rd
-        lethal = attack.weapon.lethal or effect == Action.CRIT_LETHAL
+    for effect in effects:
+        rd = 0 if effect == Action.CRIT_IGNORE_RD else target_rd
+        lethal = weapon.lethal or effect == Action.CRIT_LETHAL
         dealt = transform(
-            damage_distribution(attack.weapon, flat, effect, state.options),
+            damage_distribution(weapon, flat, effect, crit_mode),
             lambda v, rd=rd: max(0, v - rd),
         )
-        p_out = probability(dealt, lambda d, lethal=lethal: _would_be_out(target, d, lethal))
-        key = (p_out, expectation(dealt), -CRIT_EFFECTS.index(effect))
+
+        def out(damage: int, lethal: bool = lethal) -> bool:
+            hp = target_hp - damage if lethal else target_hp
+            nonlethal = target_nonlethal if lethal else target_nonlethal + damage
+            return hp <= 0 or nonlethal >= hp  # §9
+
+        key = (probability(dealt, out), expectation(dealt), -CRIT_EFFECTS.index(effect))
         if best is None or key > best:
             best, choice = key, effect
     return choice
-
-
-def _would_be_out(target: Fighter, damage: int, lethal: bool) -> bool:
-    hp = target.hp - damage if lethal else target.hp
-    nonlethal = target.nonlethal if lethal else target.nonlethal + damage
-    return hp <= 0 or nonlethal >= hp
 
 
 # --- resolution ------------------------------------------------------------------

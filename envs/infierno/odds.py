@@ -7,11 +7,13 @@ pipeline uses, so the odds cannot drift from the rules.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from duelo.envs.core.dice import d20_test
 from duelo.envs.infierno.combat import TEST_DC, confirms, hits
 
 
+@lru_cache(maxsize=4096)
 def hit_chance(bonus: int, defense: int) -> Fraction:
     """P(hit) of 1d20 + bonus against Defense, natural 1 and 20 included."""
     return Fraction(sum(hits(d, bonus, defense) for d in range(1, 21)), 20)
