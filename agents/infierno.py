@@ -81,9 +81,7 @@ def first_legal(mask: np.ndarray, preferences: list[Action]) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
-def decide_phase(
-    view: InfiernoView, mask: np.ndarray, insist: Callable[[], bool]
-) -> int | None:
+def decide_phase(view: InfiernoView, mask: np.ndarray, insist: Callable[[], bool]) -> int | None:
     """The two non-turn decisions: the honour question and the critical effect."""
     if view.phase == Phase.BOTH_MISS_DECISION:
         return int(Action.INSIST if insist() else Action.SETTLE)

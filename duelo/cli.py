@@ -98,7 +98,7 @@ def print_systems() -> None:
         ruleset = info.ruleset()
         print(f"{info.id}: {info.game}")
         print(f"  env id:    {info.env_id}")
-        print(f"  scenarios: {', '.join(info.scenarios)}")
+        print(f"  scenarios: {', '.join(info.scenarios) or '-'}")
         print(f"  policies:  {', '.join(policy_names(info.id))}")
         print("  actions:   " + ", ".join(f"{a.value} {a.name}" for a in ruleset.actions))
         print("  observation:")
@@ -116,7 +116,9 @@ def print_duel(
     fighters: list[str] | None,
 ) -> None:
     info = system(name)
-    variants: dict[str, object] = {"scenario": scenario or info.scenarios[0]}
+    variants: dict[str, object] = {}
+    if scenario or info.scenarios:
+        variants["scenario"] = scenario or info.scenarios[0]
     if fighters:
         variants["fighters"] = tuple(fighters)
     ruleset = info.ruleset(**variants)
@@ -142,7 +144,11 @@ def run_tournaments(args: argparse.Namespace) -> None:
             policies=policies,
             duels=args.duels,
             seed=args.seed,
-            variant={"scenario": args.scenario or info.scenarios[0]},
+            variant=(
+                {"scenario": args.scenario or info.scenarios[0]}
+                if args.scenario or info.scenarios
+                else {}
+            ),
             move_time_limit=args.move_time_limit,
         )
         progress = None if args.quiet or not sys.stderr.isatty() else progress_bar(name)

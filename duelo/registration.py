@@ -12,10 +12,11 @@ import gymnasium as gym
 
 from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
+from duelo.envs.esgrima.env import EsgrimaDuelEnv, EsgrimaEnv
 from duelo.envs.infierno import InfiernoEnv
 from duelo.envs.systems import SYSTEMS, System, system
 
-__all__ = ["SYSTEMS", "System", "make_infierno", "register_envs", "system"]
+__all__ = ["SYSTEMS", "System", "register_envs", "system"]
 
 
 def make_infierno(opponent: str | Policy = "random", **kwargs: Any) -> InfiernoEnv:
@@ -23,7 +24,25 @@ def make_infierno(opponent: str | Policy = "random", **kwargs: Any) -> InfiernoE
     return InfiernoEnv(opponent=make_policy(opponent, "infierno"), **kwargs)
 
 
+def make_esgrima(opponent: str | Policy = "random", **kwargs: Any) -> EsgrimaEnv:
+    """Entry point of `duelo/Esgrima-v0`."""
+    return EsgrimaEnv(opponent=make_policy(opponent, "esgrima"), **kwargs)
+
+
+def make_esgrima_duel(opponent: str | Policy = "random", **kwargs: Any) -> EsgrimaDuelEnv:
+    """Entry point of `duelo/EsgrimaDuel-v0`."""
+    return EsgrimaDuelEnv(opponent=make_policy(opponent, "esgrima_duel"), **kwargs)
+
+
+ENTRY_POINTS = {
+    "infierno": "duelo.registration:make_infierno",
+    "esgrima": "duelo.registration:make_esgrima",
+    "esgrima_duel": "duelo.registration:make_esgrima_duel",
+}
+
+
 def register_envs() -> None:
-    """Register every env id with Gymnasium (idempotent)."""
-    if "duelo/Infierno-v0" not in gym.registry:
-        gym.register(id="duelo/Infierno-v0", entry_point="duelo.registration:make_infierno")
+    """Register every system's env id with Gymnasium (idempotent)."""
+    for name, info in SYSTEMS.items():
+        if info.env_id not in gym.registry:
+            gym.register(id=info.env_id, entry_point=ENTRY_POINTS[name])

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from duelo.envs.core.ruleset import Ruleset
+from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
+from duelo.envs.esgrima.skirmish import EsgrimaSkirmishRuleset
 from duelo.envs.infierno import InfiernoRuleset
 
 
@@ -22,6 +24,7 @@ class System:
     ruleset: Callable[..., Ruleset[Any]]
     """Builds the ruleset from keyword variants (scenario, fighters, options...)."""
     scenarios: tuple[str, ...] = ()
+    """Values of the ruleset's `scenario` variant, the default first (none: no variant)."""
 
 
 SYSTEMS = {
@@ -31,6 +34,19 @@ SYSTEMS = {
         env_id="duelo/Infierno-v0",
         ruleset=InfiernoRuleset,
         scenarios=("formal_duel", "brawl", "ambush"),
+    ),
+    "esgrima": System(
+        id="esgrima",
+        game="unnamed 2d6 swashbuckling system: skirmish",
+        env_id="duelo/Esgrima-v0",
+        ruleset=EsgrimaSkirmishRuleset,
+        scenarios=("ship_deck", "open_square"),
+    ),
+    "esgrima_duel": System(
+        id="esgrima_duel",
+        game="unnamed 2d6 swashbuckling system: fencing duel with cards",
+        env_id="duelo/EsgrimaDuel-v0",
+        ruleset=EsgrimaDuelRuleset,
     ),
 }
 

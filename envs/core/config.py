@@ -99,6 +99,8 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
             _coerce(a, item, f"{where}[{i}]")
             for i, (a, item) in enumerate(zip(args, value, strict=True))
         )
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return build(hint, value, where)
     if hint is bool:
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: expected true or false, got {value!r}")

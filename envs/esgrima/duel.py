@@ -1,0 +1,457 @@
+"""The fencing duel (seed: Duelo de esgrima, Las cartas de duelo; digest §8.1).
+
+A series of exchanges. In each, the side without Foco commits first (a card face
+up, or Reposition), the Foco holder commits seeing it, and one roll decides
+whose card takes effect. Two variants share this code:
+
+- `faithful` (the seed): seat 0 is the PJ with a hand of three; seat 1, the
+  PNJ, plays the top card of the deck; the PJ rolls for both.
+- `symmetric` (digest §8.1 item 14, for policy-vs-policy play): both hold hands
+  and choose; each rolls its own Test; more successes wins, ties go to Foco.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+from duelo.envs.core.dice import Dice
+from duelo.envs.core.observation import ObservationSpec, ObsKey
+from duelo.envs.core.ruleset import SEATS, Event, Outcome
+from duelo.envs.esgrima.mechanics import (
+    Body,
+    Card,
+    d3,
+    first_by_initiative,
+    matchup,
+    roll_initiative,
+    roll_test,
+)
+from duelo.envs.esgrima.setup import (
+    Catalog,
+    Character,
+    EsgrimaOptions,
+    load_catalog,
+    options_from,
+)
+
+HAND_SIZE = 3
+
+
+class DuelAction(IntEnum):
+    """Play a card, Reposition discarding the hand slots of a bitmask, or surrender (§12)."""
+
+    PLAY_ESTOCADA_ALTA = 0
+    PLAY_ESTOCADA_PROFUNDA = 1
+    PLAY_TAJO_CIRCULAR = 2
+    PLAY_TRETA = 3
+    PLAY_FINTA = 4
+    PLAY_INSULTO = 5
+    REPOSITION_KEEP_ALL = 6
+    REPOSITION_1 = 7
+    REPOSITION_2 = 8
+    REPOSITION_12 = 9
+    REPOSITION_3 = 10
+    REPOSITION_13 = 11
+    REPOSITION_23 = 12
+    REPOSITION_123 = 13
+    SURRENDER = 14
+
+
+REPOSITION = DuelAction.REPOSITION_KEEP_ALL
+"""Reposition actions are REPOSITION + bitmask of the hand slots (sorted by card) to discard."""
+
+
+class DuelPhase(IntEnum):
+    FIRST = 0
+    SECOND = 1
+    OVER = 2
+
+
+@dataclass
+class Commit:
+    """What a side committed this exchange: a card, or Reposition (card None)."""
+
+    card: Card | None
+
+
+@dataclass
+class DuelSide:
+    character: Character
+    name: str
+    body: Body
+    initiative: float = 0.0
+    hand: list[Card] = field(default_factory=list)
+
+
+@dataclass
+class EsgrimaDuelState:
+    options: EsgrimaOptions
+    sides: list[DuelSide]
+    deck: list[Card]
+    """Top of the deck first."""
+    discard: list[Card] = field(default_factory=list)
+    foco: int = 0
+    exchange: int = 1
+    phase: DuelPhase = DuelPhase.FIRST
+    commits: dict[int, Commit] = field(default_factory=dict)
+    log: list[Event] = field(default_factory=list)
+    result: Outcome | None = None
+
+    @property
+    def faithful(self) -> bool:
+        return self.options.duel_variant == "faithful"
+
+    def say(self, seat: int | None, text: str) -> None:
+        self.log.append(Event(self.exchange, seat, text[:1].upper() + text[1:]))
+
+
+NOT_REVEALED = len(Card) + 1
+OBSERVATION_SPEC = ObservationSpec(
+    (
+        ObsKey("initiative", "initiative scores [self, opponent]", 0, 99, (2,)),
+        ObsKey("hp", "PG left [self, opponent]", 0, 10, (2,)),
+        ObsKey("hp_max", "maximum PG [self, opponent]", 0, 10, (2,)),
+        ObsKey("range", "distance in zones: always 0, Adjacent, in a duel", 0, 9),
+        ObsKey("armour", "light, heavy, points left [self, opponent]", 0, 5, (2, 3)),
+        ObsKey("foco", "1 if this side holds Foco", 0, 1),
+        ObsKey("commit_order", "one-hot: this side commits first, commits second", 0, 1, (2,)),
+        ObsKey(
+            "cards",
+            "own hand counts per card (6); the opponent's commit this exchange, one-hot of "
+            "6 cards, Reposition, not revealed (8); discard pile counts (6); deck size; "
+            "opponent's hand size",
+            0,
+            200,
+            (22,),
+        ),
+        ObsKey("duel", "first-blood rule on; exchange number", 0, 999, (2,)),
+    )
+)
+
+
+class EsgrimaDuelRuleset:
+    """The fencing duel between two fighters (DESIGN.md layer 2).
+
+    Args:
+        fighters: two character ids of `configs/esgrima/characters.yaml` or
+            `Character`s (seat 0 is the PJ in the faithful variant).
+        options: `EsgrimaOptions` or a dict of its fields.
+        deck: a fixed deck order (top first) instead of a shuffle, for replays.
+        catalog: None loads the packaged configs.
+    """
+
+    system = "esgrima_duel"
+    version = 0
+    actions = DuelAction
+    observation_spec = OBSERVATION_SPEC
+
+    def __init__(
+        self,
+        fighters: tuple[str | Character, str | Character] = ("duelist", "pirate"),
+        options: EsgrimaOptions | dict[str, Any] | None = None,
+        deck: list[Card] | None = None,
+        catalog: Catalog | None = None,
+    ) -> None:
+        self.catalog = catalog or load_catalog()
+        self.characters = tuple(
+            self.catalog.character(f) if isinstance(f, str) else f for f in fighters
+        )
+        for character in self.characters:
+            mastered = character.mastered
+            # seed: only with a mastered melee weapon (both sides, digest §8.1 ASSUMPTION)
+            if mastered is None or not self.catalog.weapons[mastered].melee:
+                if not {"artista_marcial", "garras_de_la_bestia"} & set(character.traits):
+                    raise ValueError(
+                        f"{character.id} cannot duel: a fencing duel needs a mastered melee weapon"
+                    )
+        self.options = options_from(options)
+        self.round_cap = self.options.exchange_cap
+        self.fixed_deck = list(deck) if deck is not None else None
+
+    # --- the ruleset interface ---------------------------------------------------
+
+    def new_duel(self, dice: Dice) -> EsgrimaDuelState:
+        names = [c.name for c in self.characters]
+        if names[0] == names[1]:
+            names = [f"{names[0]} (A)", f"{names[1]} (B)"]
+        sides = [DuelSide(c, n, Body.of(c)) for c, n in zip(self.characters, names, strict=True)]
+        cards = [card for card in Card for _ in range(self.options.deck_copies)]
+        deck = self.fixed_deck if self.fixed_deck is not None else _shuffled(cards, dice)
+        state = EsgrimaDuelState(self.options, sides, list(deck))
+        state.say(None, f"Fencing duel ({self.options.duel_variant}): {names[0]} vs {names[1]}")
+        for seat in self._holders(state):
+            _draw(state, seat, HAND_SIZE, dice)
+        self._roll_for_foco(state, dice)
+        self._start_exchange(state, dice)
+        return state
+
+    def to_act(self, state: EsgrimaDuelState) -> int | None:
+        if state.phase == DuelPhase.OVER:
+            return None
+        if state.faithful:
+            return 0
+        first = 1 - state.foco
+        return first if state.phase == DuelPhase.FIRST else state.foco
+
+    def legal_actions(self, state: EsgrimaDuelState, seat: int) -> np.ndarray:
+        mask = np.zeros(len(DuelAction), dtype=bool)
+        if self.to_act(state) != seat:
+            return mask
+        for card in state.sides[seat].hand:
+            mask[card] = True
+        mask[REPOSITION : DuelAction.SURRENDER] = True
+        mask[DuelAction.SURRENDER] = True
+        return mask
+
+    def apply(self, state: EsgrimaDuelState, seat: int, action: int, dice: Dice) -> None:
+        action = DuelAction(action)
+        side = state.sides[seat]
+        if action == DuelAction.SURRENDER:
+            state.say(seat, f"{side.name} lowers the blade and SURRENDERS")
+            self._finish(state, Outcome(1 - seat, f"{side.name} surrenders"))
+            return
+        if action < REPOSITION:
+            card = Card(action)
+            side.hand.remove(card)
+            state.commits[seat] = Commit(card)
+            state.say(seat, f"{side.name} plays {_card_name(card)}")
+        else:
+            bits = action - REPOSITION
+            discards = [c for slot, c in enumerate(side.hand) if bits >> slot & 1]
+            for card in discards:
+                side.hand.remove(card)
+            state.discard += discards  # discarded before drawing back up (seed)
+            state.commits[seat] = Commit(None)
+            shown = ", ".join(_card_name(c) for c in discards) or "nothing"
+            state.say(seat, f"{side.name} repositions, discarding {shown}")
+            _draw(state, seat, HAND_SIZE - len(side.hand), dice)  # §8.1 item 6: drawn now
+        self._advance(state, dice)
+
+    def outcome(self, state: EsgrimaDuelState) -> Outcome | None:
+        return state.result
+
+    def observe(self, state: EsgrimaDuelState, seat: int) -> dict[str, np.ndarray]:
+        me, them = state.sides[seat], state.sides[1 - seat]
+        values: list[float] = [
+            me.initiative,
+            them.initiative,
+            me.body.pg,
+            them.body.pg,
+            me.body.pg_max,
+            them.body.pg_max,
+            0,
+        ]
+        for body in (me.body, them.body):
+            values += [body.armour == "light", body.armour == "heavy", body.armour_pts]
+        values.append(state.foco == seat)
+        to_act = self.to_act(state)
+        values += [
+            to_act == seat and state.phase == DuelPhase.FIRST,
+            to_act == seat and state.phase == DuelPhase.SECOND,
+        ]
+        values += [me.hand.count(card) for card in Card]
+        revealed = [0.0] * (len(Card) + 2)
+        commit = state.commits.get(1 - seat)
+        revealed[
+            NOT_REVEALED if commit is None else (len(Card) if commit.card is None else commit.card)
+        ] = 1.0
+        values += revealed
+        values += [state.discard.count(card) for card in Card]
+        values += [len(state.deck), len(them.hand)]
+        values += [state.options.duel_end == "first_blood", min(state.exchange, 999)]
+        return OBSERVATION_SPEC.split(np.array(values, dtype=np.float32))
+
+    def round(self, state: EsgrimaDuelState) -> int:
+        return state.exchange
+
+    def events(self, state: EsgrimaDuelState) -> list[Event]:
+        return state.log
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "version": self.version,
+            "fighters": [c.id for c in self.characters],
+            "variant": self.options.duel_variant,
+        }
+
+    # --- the exchange ------------------------------------------------------------
+
+    def _holders(self, state: EsgrimaDuelState) -> tuple[int, ...]:
+        """The seats that hold a hand: the PJ only in the faithful duel."""
+        return (0,) if state.faithful else SEATS
+
+    def _roll_for_foco(self, state: EsgrimaDuelState, dice: Dice) -> None:
+        """The higher initiative holds Foco (seed); Insulto calls this again."""
+        for seat, side in enumerate(state.sides):
+            # faithful: the PJ (seat 0) rolls 2d6 and the PNJ keeps 7.5, also after an
+            # Insulto (§10 #13); symmetric: both roll 2d6 (§8.1 item 14)
+            side.initiative, note = roll_initiative(dice, side.name, state.faithful and seat == 1)
+            state.say(seat, f"Initiative: {note}")
+        first, notes = first_by_initiative(
+            dice, (state.sides[0].initiative, state.sides[1].initiative)
+        )
+        for note in notes:
+            state.say(None, note)
+        state.foco = first
+        state.say(first, f"{state.sides[first].name} holds Foco")
+
+    def _start_exchange(self, state: EsgrimaDuelState, dice: Dice) -> None:
+        state.commits = {}
+        state.phase = DuelPhase.FIRST
+        state.say(None, f"--- Exchange {state.exchange} ---")
+        if state.faithful and state.foco == 0:
+            # the PNJ lacks Foco: its card is turned over first (§8.1 item 6)
+            self._turn_over_pnj_card(state, dice)
+            state.phase = DuelPhase.SECOND
+
+    def _turn_over_pnj_card(self, state: EsgrimaDuelState, dice: Dice) -> None:
+        card = _draw_one(state, dice)
+        state.commits[1] = Commit(card)
+        state.say(1, f"{state.sides[1].name} turns over {_card_name(card)}")
+
+    def _advance(self, state: EsgrimaDuelState, dice: Dice) -> None:
+        if state.phase == DuelPhase.FIRST:
+            if state.faithful:
+                self._turn_over_pnj_card(state, dice)
+            else:
+                state.phase = DuelPhase.SECOND
+                return
+        self._resolve(state, dice)
+        if state.phase == DuelPhase.OVER:
+            return
+        for seat in (0, 1):  # the played cards join the discards on the pile
+            card = state.commits[seat].card
+            if card is not None:
+                state.discard.append(card)
+        for seat in self._holders(state):
+            _draw(state, seat, HAND_SIZE - len(state.sides[seat].hand), dice)
+        state.exchange += 1
+        if state.exchange > state.options.exchange_cap:
+            self._finish(state, Outcome(None, "exchange cap", truncated=True))
+            return
+        self._start_exchange(state, dice)
+
+    def _resolve(self, state: EsgrimaDuelState, dice: Dice) -> None:
+        """One roll decides whose card takes effect (§8.1 items 7, 9, 14)."""
+        commits = state.commits
+        order = (1 - state.foco, state.foco)  # the side without Foco rolls first
+        if state.faithful:
+            pj, pnj = commits[0], commits[1]
+            assert pnj.card is not None
+            if pj.card is None:
+                ok = self._test(state, 0, "defensa", 0, dice, "Defense Test") > 0
+                winner = None if ok else 1
+            else:
+                ok = self._test(state, 0, "melee", matchup(pj.card, pnj.card), dice, "duel") > 0
+                winner = 0 if ok else 1
+        elif commits[0].card is None and commits[1].card is None:
+            winner = None  # both repositioned: nothing to resolve (ASSUMPTION)
+        else:
+            successes = {}
+            for seat in order:
+                own, other = commits[seat].card, commits[1 - seat].card
+                if own is None:
+                    successes[seat] = self._test(state, seat, "defensa", 0, dice, "Defense Test")
+                else:
+                    edge = 0 if other is None else matchup(own, other)
+                    successes[seat] = self._test(state, seat, "melee", edge, dice, "duel")
+            cards = [commits[s].card for s in SEATS]
+            if None in cards:  # the repositioner needs strictly more to nullify
+                repositioner = cards.index(None)
+                other = 1 - repositioner
+                winner = None if successes[repositioner] > successes[other] else other
+            elif successes[0] != successes[1]:
+                winner = 0 if successes[0] > successes[1] else 1
+            else:
+                winner = state.foco  # ties go to the Foco holder's card
+        if winner is None:
+            state.say(None, "No card takes effect")
+            return
+        card = commits[winner].card
+        assert card is not None
+        state.say(winner, f"{_card_name(card)} of {state.sides[winner].name} takes effect")
+        self._effect(state, winner, card, dice)
+
+    def _test(
+        self, state: EsgrimaDuelState, seat: int, rating: str, edge: int, dice: Dice, what: str
+    ) -> int:
+        character = state.sides[seat].character
+        value = character.melee_rating if rating == "melee" else character.defensa
+        successes, faces = roll_test(dice, value, edge, what)
+        label = {1: " with Advantage", -1: " with Disadvantage"}.get(edge, "")
+        state.say(
+            seat,
+            f"{state.sides[seat].name}'s {what}{label}: {len(faces)}d6 {faces} "
+            f"vs {value} -> {successes} successes",
+        )
+        return successes
+
+    def _effect(self, state: EsgrimaDuelState, actor: int, card: Card, dice: Dice) -> None:
+        """Seed: Las cartas de duelo."""
+        if card in (Card.ESTOCADA_ALTA, Card.TAJO_CIRCULAR):
+            self._hurt(state, actor, d3(dice, "1d3 damage"))
+        elif card == Card.ESTOCADA_PROFUNDA:
+            self._hurt(state, actor, 2)
+        elif card in (Card.TRETA, Card.FINTA):
+            if state.foco != actor:
+                state.foco = actor
+                state.say(actor, f"{state.sides[actor].name} steals Foco")
+            else:
+                self._hurt(state, actor, 1)
+        else:  # Insulto: Foco is cancelled, initiative rolled again, 1 PG recovered
+            body = state.sides[actor].body
+            body.pg = min(body.pg_max, body.pg + 1)
+            state.say(actor, f"{state.sides[actor].name} recovers to {body.pg} PG")
+            self._roll_for_foco(state, dice)
+
+    def _hurt(self, state: EsgrimaDuelState, actor: int, damage: int) -> None:
+        target = state.sides[1 - actor]
+        armour_before = target.body.armour_pts
+        lost = target.body.take_damage(damage)
+        state.say(
+            actor,
+            f"{damage} PG at {target.name}: armour {armour_before} -> "
+            f"{target.body.armour_pts}, PG {target.body.pg}/{target.body.pg_max}",
+        )
+        if target.body.out:
+            self._finish(state, Outcome(actor, f"{target.name} falls"))
+        elif lost and state.options.duel_end == "first_blood":
+            self._finish(state, Outcome(actor, f"first blood to {state.sides[actor].name}"))
+
+    def _finish(self, state: EsgrimaDuelState, outcome: Outcome) -> None:
+        state.result = outcome
+        state.phase = DuelPhase.OVER
+        state.say(None, f"Duel over: {outcome.reason}")
+
+
+def _shuffled(cards: list[Card], dice: Dice) -> list[Card]:
+    """Fisher-Yates with the duel's dice, so a seed fixes the deck order."""
+    cards = list(cards)
+    for i in range(len(cards) - 1, 0, -1):
+        j = dice.roll(i + 1, "shuffle") - 1
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def _draw_one(state: EsgrimaDuelState, dice: Dice) -> Card:
+    """The top card; an empty deck is the shuffled discard pile (§10 #11)."""
+    if not state.deck:
+        state.deck, state.discard = _shuffled(state.discard, dice), []
+        state.say(None, f"The discard pile is shuffled into a new deck of {len(state.deck)}")
+    return state.deck.pop(0)
+
+
+def _draw(state: EsgrimaDuelState, seat: int, count: int, dice: Dice) -> None:
+    hand = state.sides[seat].hand
+    for _ in range(count):
+        hand.append(_draw_one(state, dice))
+    hand.sort()
+
+
+def _card_name(card: Card) -> str:
+    return card.name.replace("_", " ").lower()

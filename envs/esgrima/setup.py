@@ -1,0 +1,246 @@
+"""Esgrima's data: weapons, characters, terrain layouts and the GM options.
+
+Loaded from `configs/esgrima/*.yaml` (or a user's files) and validated on load.
+`EsgrimaOptions` holds the digest's ASSUMPTIONS that a GM could rule otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from duelo.envs.core.config import (
+    ConfigError,
+    build,
+    packaged_config,
+    read_yaml_mapping,
+    require,
+)
+
+WeaponClass = Literal["light_melee", "heavy_melee", "light_ranged", "heavy_ranged"]
+Armour = Literal["none", "light", "heavy"]
+RATINGS = (
+    "agresividad",
+    "punteria",
+    "tecnica",
+    "instinto",
+    "discrecion",
+    "talento",
+    "defensa",
+    "reflejos",
+    "suerte",
+)
+"""The attribute and save ratings the rules roll against (digest §2, §10 #3)."""
+DUEL_TRAITS = (
+    "afortunado",
+    "aprender_de_los_errores",
+    "artista_marcial",
+    "berserker",
+    "bestia_herida",
+    "dificil_de_matar",
+    "esgrima_elegante",
+    "garras_de_la_bestia",
+    "vigilante",
+)
+"""The only traits the seed allows in a fencing duel (Duelo de esgrima)."""
+ARMOUR_POINTS = {"none": 0, "light": 3, "heavy": 5}
+"""Seed (Tipos de armaduras): light armour 3 points, heavy 5."""
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon: its class sets reach and damage (seed: Tipos de armas; digest §6)."""
+
+    id: str
+    name: str
+    cls: WeaponClass
+
+    @property
+    def melee(self) -> bool:
+        return self.cls in ("light_melee", "heavy_melee")
+
+    @property
+    def heavy(self) -> bool:
+        return self.cls in ("heavy_melee", "heavy_ranged")
+
+    @property
+    def damage(self) -> int:
+        """Light weapons 1 PG, heavy weapons 2 PG (seed)."""
+        return 2 if self.heavy else 1
+
+
+@dataclass(frozen=True)
+class Character:
+    """A combatant: ratings 1-5, PG, armour, weapons (first in hand), traits."""
+
+    id: str
+    name: str
+    role: Literal["pj", "pnj"] = "pnj"
+    pg_max: int = 5
+    armour: Armour = "none"
+    shield: bool = False
+    weapons: tuple[str, ...] = ()
+    mastered: str | None = None
+    """The Arma Dominada: the weapon a fencing duel is fought with."""
+    traits: tuple[str, ...] = ()
+    agresividad: int = 3
+    punteria: int = 3
+    tecnica: int = 3
+    instinto: int = 3
+    discrecion: int = 3
+    talento: int = 3
+    defensa: int = 3
+    reflejos: int = 3
+    suerte: int = 3
+
+    def __post_init__(self) -> None:
+        for rating in RATINGS:
+            if not 1 <= getattr(self, rating) <= 5:
+                raise ValueError(f"{rating} {getattr(self, rating)} must lie in 1..5")
+        if not 1 <= self.pg_max <= 10:
+            raise ValueError(f"pg_max {self.pg_max} must lie in 1..10")
+        if not self.weapons:
+            raise ValueError("weapons must list at least one weapon (the first is in hand)")
+        if len(self.weapons) > 3:
+            raise ValueError(f"weapons lists {len(self.weapons)} items; at most 3")
+
+    @property
+    def melee_rating(self) -> int:
+        """Agresividad, or Técnica with the trait Esgrima elegante (seed)."""
+        return self.tecnica if "esgrima_elegante" in self.traits else self.agresividad
+
+
+@dataclass(frozen=True)
+class TerrainObject:
+    """A terrain object in a zone and the special actions it allows (seed: Objetos del terreno)."""
+
+    zone: int
+    cover: bool = False
+    hide: bool = False
+    interact: bool = False
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A skirmish map: zones on a line, where each side starts, and the terrain objects."""
+
+    id: str
+    description: str
+    zones: int
+    start: tuple[int, int]
+    objects: tuple[TerrainObject, ...] = ()
+    fighters: tuple[str, str] = ("duelist", "pirate")
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.zones <= 9:
+            raise ValueError(f"zones {self.zones} must lie in 2..9")
+        if not all(0 <= z < self.zones for z in self.start):
+            raise ValueError(f"start zones {list(self.start)} must lie in 0..{self.zones - 1}")
+        if len(self.objects) > MAX_OBJECTS:
+            raise ValueError(f"at most {MAX_OBJECTS} terrain objects")
+        for obj in self.objects:
+            if not 0 <= obj.zone < self.zones:
+                raise ValueError(f"object zone {obj.zone} must lie in 0..{self.zones - 1}")
+
+
+MAX_OBJECTS = 4
+"""Terrain objects a layout may hold (the observation has a slot for each)."""
+
+
+@dataclass(frozen=True)
+class EsgrimaOptions:
+    """GM rulings where the seed is silent; each default is the digest's ASSUMPTION."""
+
+    light_reload: Literal["auto", "action"] = "auto"
+    """§5, §10 #24: light ranged weapons reload by themselves, or need a Reload Action."""
+    npc_initiative: Literal["fixed", "roll"] = "fixed"
+    """§4, §10 #8: PNJs keep 7.5, or roll 2d6 like PJs (self-play between PNJs)."""
+    duel_variant: Literal["symmetric", "faithful"] = "symmetric"
+    """§8.1: both sides hold hands (item 14), or the PNJ plays the deck's top card."""
+    duel_end: Literal["ko", "first_blood"] = "ko"
+    """§8.1 item 12: fight to the end, or the first to inflict 1 PG wins."""
+    deck_copies: int = 6
+    """§10 #11: copies of each of the six cards in the shared duel deck."""
+    round_cap: int = 30
+    """§12: skirmish rounds before truncation."""
+    exchange_cap: int = 60
+    """§12: duel exchanges before truncation."""
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.deck_copies <= 20:  # 12 cards keep two hands and a draw going
+            raise ValueError(f"deck_copies {self.deck_copies} must lie in 2..20")
+        if self.round_cap < 1 or self.exchange_cap < 1:
+            raise ValueError("round_cap and exchange_cap must be positive")
+
+
+@dataclass(frozen=True)
+class Catalog:
+    weapons: dict[str, Weapon]
+    characters: dict[str, Character]
+    layouts: dict[str, Layout] = field(default_factory=dict)
+
+    def character(self, name: str) -> Character:
+        if name not in self.characters:
+            raise ConfigError(
+                f"unknown character {name!r} (known: {', '.join(sorted(self.characters))})"
+            )
+        return self.characters[name]
+
+    def layout(self, name: str) -> Layout:
+        if name not in self.layouts:
+            raise ConfigError(f"unknown layout {name!r} (known: {', '.join(sorted(self.layouts))})")
+        return self.layouts[name]
+
+
+def load_catalog(
+    weapons: str | Path | None = None,
+    characters: str | Path | None = None,
+    layouts: str | Path | None = None,
+) -> Catalog:
+    """Load and cross-check the three files; None takes the packaged default."""
+    paths = {
+        "weapons": Path(weapons or packaged_config("esgrima/weapons.yaml")),
+        "characters": Path(characters or packaged_config("esgrima/characters.yaml")),
+        "layouts": Path(layouts or packaged_config("esgrima/layouts.yaml")),
+    }
+    weapon_table = {
+        key: build(Weapon, {"id": key, **(entry or {})}, f"{paths['weapons']}: {key}")
+        for key, entry in read_yaml_mapping(paths["weapons"]).items()
+    }
+    character_table = {}
+    for key, entry in read_yaml_mapping(paths["characters"]).items():
+        where = f"{paths['characters']}: {key}"
+        character = build(Character, {"id": key, **(entry or {})}, where)
+        for i, weapon_id in enumerate(character.weapons):
+            require(
+                weapon_id in weapon_table,
+                f"{where}.weapons[{i}]",
+                f"unknown weapon {weapon_id!r} (known: {', '.join(sorted(weapon_table))})",
+            )
+        require(
+            character.mastered is None or character.mastered in character.weapons,
+            f"{where}.mastered",
+            f"{character.mastered!r} is not one of its weapons",
+        )
+        for i, trait in enumerate(character.traits):
+            require(trait in DUEL_TRAITS, f"{where}.traits[{i}]", f"unknown trait {trait!r}")
+        character_table[key] = character
+    layout_table = {}
+    for key, entry in read_yaml_mapping(paths["layouts"]).items():
+        where = f"{paths['layouts']}: {key}"
+        layout = build(Layout, {"id": key, **(entry or {})}, where)
+        for i, fighter in enumerate(layout.fighters):
+            require(
+                fighter in character_table,
+                f"{where}.fighters[{i}]",
+                f"unknown character {fighter!r}",
+            )
+        layout_table[key] = layout
+    return Catalog(weapon_table, character_table, layout_table)
+
+
+def options_from(values: EsgrimaOptions | dict[str, Any] | None) -> EsgrimaOptions:
+    if isinstance(values, EsgrimaOptions):
+        return values
+    return build(EsgrimaOptions, values or {}, "esgrima options")

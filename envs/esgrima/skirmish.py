@@ -1,0 +1,695 @@
+"""Skirmish combat (seed: Posición y Distancia, Establecer la iniciativa, Acciones en
+combate, Objetos del terreno, Chequeos de munición, Tipos de armas, Recarga lenta,
+Armas arrojadizas improvisadas, Tipos de armaduras; digest §4-§9).
+
+Two Actions a turn, one decision each; zones on a line stand for the Adjacent /
+Near / Far bands (digest §6 zone model); terrain objects give cover, hiding and
+one-use tricks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+from duelo.envs.core.dice import Dice
+from duelo.envs.core.observation import ObservationSpec, ObsKey
+from duelo.envs.core.ruleset import SEATS, Event, Outcome
+from duelo.envs.esgrima.mechanics import Body, first_by_initiative, roll_initiative, roll_test
+from duelo.envs.esgrima.setup import (
+    MAX_OBJECTS,
+    Catalog,
+    Character,
+    EsgrimaOptions,
+    Layout,
+    Weapon,
+    load_catalog,
+    options_from,
+)
+
+ACTIONS_PER_TURN = 2
+"""Seed (Acciones en combate): each turn, 2 Actions."""
+
+
+class SkirmishAction(IntEnum):
+    """One Action (digest §12 skirmish table)."""
+
+    MOVE_TOWARD = 0
+    MOVE_AWAY = 1
+    RELOCATE_NEAR = 2
+    MELEE_ATTACK = 3
+    SHOT = 4
+    THROW_WEAPON = 5
+    EVADE = 6
+    DRAW_WEAPON = 7
+    RELOAD = 8
+    FOCALIZAR = 9
+    LOCATE = 10
+    SUPPRESSIVE_FIRE = 11
+    TAKE_COVER = 12
+    HIDE = 13
+    INTERACT_EDGE = 14
+    INTERACT_AREA = 15
+    CANCEL_EDGE = 16
+    PASS = 17
+    SURRENDER = 18
+
+
+MOVES = (SkirmishAction.MOVE_TOWARD, SkirmishAction.MOVE_AWAY, SkirmishAction.RELOCATE_NEAR)
+ATTACKS = (SkirmishAction.MELEE_ATTACK, SkirmishAction.SHOT, SkirmishAction.THROW_WEAPON)
+QUIET = frozenset(
+    {
+        SkirmishAction.EVADE,
+        SkirmishAction.DRAW_WEAPON,
+        SkirmishAction.RELOAD,
+        SkirmishAction.FOCALIZAR,
+        SkirmishAction.LOCATE,
+        SkirmishAction.TAKE_COVER,
+        SkirmishAction.HIDE,
+        SkirmishAction.PASS,
+    }
+)
+"""Actions that do not draw attention, so a hidden combatant stays hidden (ASSUMPTION:
+the seed names Move, Attack and Spell, and 'any other attention-drawing Action')."""
+UNSUPPRESSED = frozenset({SkirmishAction.HIDE, SkirmishAction.TAKE_COVER})
+"""Inside a suppressed zone, these (and leaving it) draw no shot (seed: Fuego de supresión)."""
+BANDS = ("adjacent", "near", "far")
+
+
+def band(distance: int) -> int:
+    """0 Adjacent (same zone), 1 Near (next zone), 2 Far (digest §6 zone model)."""
+    return min(distance, 2)
+
+
+def reach(weapon: Weapon, distance: int, thrown: bool = False) -> int | None:
+    """None if out of reach, else the Advantage modifier of the band (seed: Tipos de armas).
+
+    A thrown light melee weapon counts as light ranged (seed: Armas arrojadizas improvisadas).
+    """
+    cls = "light_ranged" if thrown else weapon.cls
+    b = band(distance)
+    table = {
+        "light_melee": {0: 0},
+        "heavy_melee": {0: 0, 1: -1},
+        "light_ranged": {0: -1, 1: 0, 2: 0},
+        "heavy_ranged": {1: 0, 2: 0},
+    }[cls]
+    return table.get(b)
+
+
+@dataclass
+class Held:
+    weapon: Weapon
+    loaded: bool = True
+    lost: bool = False
+
+
+@dataclass
+class Combatant:
+    character: Character
+    name: str
+    body: Body
+    zone: int
+    weapons: list[Held]
+    in_hand: int | None = 0
+    initiative: float = 0.0
+    reload_pending: bool = False
+    foco_next: bool = False
+    evading: bool = False
+    hidden: bool = False
+    in_cover: bool = False
+    suppressing: int | None = None
+    edge: bool = False
+    """An Interact edge against the opponent is active."""
+    used_projectiles: bool = False
+
+    @property
+    def held(self) -> Held | None:
+        return None if self.in_hand is None else self.weapons[self.in_hand]
+
+
+@dataclass
+class SkirmishState:
+    layout: Layout
+    options: EsgrimaOptions
+    fighters: list[Combatant]
+    spent: list[bool]
+    round: int = 0
+    order: list[int] = field(default_factory=lambda: [0, 1])
+    turn_index: int = 0
+    current: int | None = None
+    actions_left: int = 0
+    log: list[Event] = field(default_factory=list)
+    result: Outcome | None = None
+
+    def distance(self) -> int:
+        return abs(self.fighters[0].zone - self.fighters[1].zone)
+
+    def say(self, seat: int | None, text: str) -> None:
+        self.log.append(Event(self.round, seat, text[:1].upper() + text[1:]))
+
+
+OBSERVATION_SPEC = ObservationSpec(
+    (
+        ObsKey("initiative", "initiative scores [self, opponent]", 0, 999, (2,)),
+        ObsKey("hp", "PG left [self, opponent]", 0, 10, (2,)),
+        ObsKey("hp_max", "maximum PG [self, opponent]", 0, 10, (2,)),
+        ObsKey("range", "distance in zones (0 Adjacent, 1 Near, 2+ Far)", 0, 9),
+        ObsKey("band", "one-hot: Adjacent, Near, Far", 0, 1, (3,)),
+        ObsKey("zones", "zone of [self, opponent] (a hidden opponent's zone too)", 0, 9, (2,)),
+        ObsKey("turn", "own turn; Actions left in it", 0, 2, (2,)),
+        ObsKey("armour", "light, heavy, points left [self, opponent]", 0, 5, (2, 3)),
+        ObsKey(
+            "weapon",
+            "in hand: light melee, heavy melee, light ranged, heavy ranged, loaded, reload "
+            "pending; weapons left to draw; weapons lost [self, opponent]",
+            0,
+            3,
+            (2, 8),
+        ),
+        ObsKey(
+            "flags",
+            "Foco for the next Action, evading, hidden, in cover, suppressing, edge active, "
+            "used projectiles [self, opponent]",
+            0,
+            1,
+            (2, 7),
+        ),
+        ObsKey(
+            "objects",
+            "per terrain object slot: present, zone, cover, hide, interact, spent",
+            0,
+            9,
+            (MAX_OBJECTS, 6),
+        ),
+        ObsKey("round", "current round", 0, 999),
+    )
+)
+CLASSES = ("light_melee", "heavy_melee", "light_ranged", "heavy_ranged")
+
+
+class EsgrimaSkirmishRuleset:
+    """Esgrima skirmish between two combatants on a terrain layout (DESIGN.md layer 2).
+
+    Args:
+        scenario: a layout id of `configs/esgrima/layouts.yaml` or a `Layout`.
+        fighters: two character ids or `Character`s; None takes the layout's.
+        options: `EsgrimaOptions` or a dict of its fields.
+        catalog: None loads the packaged configs.
+    """
+
+    system = "esgrima"
+    version = 0
+    actions = SkirmishAction
+    observation_spec = OBSERVATION_SPEC
+
+    def __init__(
+        self,
+        scenario: str | Layout = "ship_deck",
+        fighters: tuple[str | Character, str | Character] | None = None,
+        options: EsgrimaOptions | dict[str, Any] | None = None,
+        catalog: Catalog | None = None,
+    ) -> None:
+        self.catalog = catalog or load_catalog()
+        self.layout = self.catalog.layout(scenario) if isinstance(scenario, str) else scenario
+        names = fighters or self.layout.fighters
+        self.characters = tuple(
+            self.catalog.character(n) if isinstance(n, str) else n for n in names
+        )
+        self.options = options_from(options)
+        self.round_cap = self.options.round_cap
+
+    # --- the ruleset interface ---------------------------------------------------
+
+    def new_duel(self, dice: Dice) -> SkirmishState:
+        names = [c.name for c in self.characters]
+        if names[0] == names[1]:
+            names = [f"{names[0]} (A)", f"{names[1]} (B)"]
+        fighters = [
+            Combatant(
+                c,
+                names[seat],
+                Body.of(c),
+                self.layout.start[seat],
+                [Held(self.catalog.weapons[w]) for w in c.weapons],
+            )
+            for seat, c in enumerate(self.characters)
+        ]
+        state = SkirmishState(
+            self.layout, self.options, fighters, [False] * len(self.layout.objects)
+        )
+        state.say(
+            None,
+            f"Skirmish on {self.layout.id}: {names[0]} vs {names[1]}, "
+            f"{BANDS[band(state.distance())]}",
+        )
+        for seat, fighter in enumerate(fighters):
+            fixed = fighter.character.role == "pnj" and self.options.npc_initiative == "fixed"
+            fighter.initiative, note = roll_initiative(dice, fighter.name, fixed)
+            state.say(seat, f"Initiative: {note}")
+        first, notes = first_by_initiative(dice, (fighters[0].initiative, fighters[1].initiative))
+        for note in notes:
+            state.say(None, note)
+        state.order = [first, 1 - first]
+        self._start_round(state)
+        return state
+
+    def to_act(self, state: SkirmishState) -> int | None:
+        return None if state.result is not None else state.current
+
+    def legal_actions(self, state: SkirmishState, seat: int) -> np.ndarray:
+        mask = np.zeros(len(SkirmishAction), dtype=bool)
+        if self.to_act(state) != seat:
+            return mask
+        me, them = state.fighters[seat], state.fighters[1 - seat]
+        distance = state.distance()
+        held = me.held
+        weapon = held.weapon if held else None
+        zones = state.layout.zones
+        here = [i for i, o in enumerate(state.layout.objects) if o.zone == me.zone]
+        visible = not them.hidden  # seed: no attack may target a hidden combatant
+        ranged_ready = (
+            weapon is not None
+            and not weapon.melee
+            and (held.loaded or not self._needs_loading(weapon))
+        )
+        mask[SkirmishAction.MOVE_TOWARD] = distance > 0
+        mask[SkirmishAction.MOVE_AWAY] = (
+            self._away_zone(state, seat) is not None or band(distance) == 2
+        )  # at the edge while Far: flight
+        other_side = 2 * them.zone - me.zone
+        mask[SkirmishAction.RELOCATE_NEAR] = distance == 1 and 0 <= other_side < zones
+        mask[SkirmishAction.MELEE_ATTACK] = (
+            visible and weapon is not None and weapon.melee and reach(weapon, distance) is not None
+        )
+        mask[SkirmishAction.SHOT] = visible and ranged_ready and reach(weapon, distance) is not None
+        mask[SkirmishAction.THROW_WEAPON] = (
+            visible and weapon is not None and weapon.cls == "light_melee"
+        )
+        mask[SkirmishAction.EVADE] = me.body.armour != "heavy" or me.character.shield
+        mask[SkirmishAction.DRAW_WEAPON] = self._next_weapon(me) is not None
+        mask[SkirmishAction.RELOAD] = (
+            held is not None and self._needs_loading(held.weapon) and not held.loaded
+        )
+        mask[SkirmishAction.FOCALIZAR] = True
+        mask[SkirmishAction.LOCATE] = them.hidden and band(distance) <= 1
+        mask[SkirmishAction.SUPPRESSIVE_FIRE] = ranged_ready and reach(weapon, distance) is not None
+        mask[SkirmishAction.TAKE_COVER] = not me.in_cover and any(
+            state.layout.objects[i].cover for i in here
+        )
+        mask[SkirmishAction.HIDE] = not me.hidden and any(
+            state.layout.objects[i].hide for i in here
+        )
+        interact = any(state.layout.objects[i].interact and not state.spent[i] for i in here)
+        mask[SkirmishAction.INTERACT_EDGE] = interact and not me.edge
+        mask[SkirmishAction.INTERACT_AREA] = interact and band(distance) <= 1
+        mask[SkirmishAction.CANCEL_EDGE] = them.edge
+        mask[SkirmishAction.PASS] = True
+        mask[SkirmishAction.SURRENDER] = True
+        return mask
+
+    def apply(self, state: SkirmishState, seat: int, action: int, dice: Dice) -> None:
+        action = SkirmishAction(action)
+        me = state.fighters[seat]
+        zone_before = me.zone
+        foco = me.foco_next
+        me.foco_next = False  # Foco lasts for the next Action only (§3 ASSUMPTION)
+        if action != SkirmishAction.RELOAD:
+            me.reload_pending = False  # Recarga lenta: any other Action in between
+        was_hidden = me.hidden
+        if me.hidden and action not in QUIET:
+            me.hidden = False
+            state.say(seat, f"{me.name} leaves hiding")
+        if action == SkirmishAction.SURRENDER:
+            state.say(seat, f"{me.name} SURRENDERS")
+            self._finish(state, Outcome(1 - seat, f"{me.name} surrenders"), dice)
+            return
+        if action in MOVES:
+            self._move(state, seat, action, dice)
+        elif action in ATTACKS:
+            self._attack(state, seat, action, dice, advantage=foco + was_hidden)
+        else:
+            self._other(state, seat, action, dice, foco)
+        if state.result is None:
+            self._suppression(state, seat, action, zone_before, dice)
+        if state.result is None and not self._check_out(state, dice):
+            state.actions_left -= 1
+            if state.actions_left == 0:
+                self._end_turn(state, dice)
+
+    def outcome(self, state: SkirmishState) -> Outcome | None:
+        return state.result
+
+    def observe(self, state: SkirmishState, seat: int) -> dict[str, np.ndarray]:
+        me, them = state.fighters[seat], state.fighters[1 - seat]
+        distance = state.distance()
+        values: list[float] = [
+            me.initiative,
+            them.initiative,
+            me.body.pg,
+            them.body.pg,
+            me.body.pg_max,
+            them.body.pg_max,
+            distance,
+        ]
+        values += [band(distance) == b for b in range(3)]
+        values += [
+            me.zone,
+            them.zone,
+            state.current == seat,
+            state.actions_left if state.current == seat else 0,
+        ]
+        for f in (me, them):
+            values += [f.body.armour == "light", f.body.armour == "heavy", f.body.armour_pts]
+        for f in (me, them):
+            held = f.held
+            values += [held is not None and held.weapon.cls == c for c in CLASSES]
+            values += [
+                held is not None and held.loaded,
+                f.reload_pending,
+                sum(not h.lost for h in f.weapons) - (held is not None),
+                sum(h.lost for h in f.weapons),
+            ]
+        for f in (me, them):
+            values += [
+                f.foco_next,
+                f.evading,
+                f.hidden,
+                f.in_cover,
+                f.suppressing is not None,
+                f.edge,
+                f.used_projectiles,
+            ]
+        for slot in range(MAX_OBJECTS):
+            if slot < len(state.layout.objects):
+                o = state.layout.objects[slot]
+                values += [1, o.zone, o.cover, o.hide, o.interact, state.spent[slot]]
+            else:
+                values += [0] * 6
+        values.append(min(state.round, 999))
+        return OBSERVATION_SPEC.split(np.array(values, dtype=np.float32))
+
+    def round(self, state: SkirmishState) -> int:
+        return state.round
+
+    def events(self, state: SkirmishState) -> list[Event]:
+        return state.log
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "version": self.version,
+            "scenario": self.layout.id,
+            "fighters": [c.id for c in self.characters],
+        }
+
+    # --- rounds and turns ---------------------------------------------------------
+
+    def _start_round(self, state: SkirmishState) -> None:
+        state.round += 1
+        if state.round > state.options.round_cap:
+            state.result = Outcome(None, f"round cap of {state.options.round_cap}", truncated=True)
+            state.current = None
+            state.say(None, "The round cap is reached: a draw")
+            return
+        a, b = (state.fighters[s].initiative for s in SEATS)
+        if a != b:  # §10 #9: re-sorted each round, so Focalizar counts from the next one
+            state.order = [0, 1] if a > b else [1, 0]
+        state.turn_index = 0
+        state.say(None, f"--- Round {state.round} ---")
+        self._begin_turn(state, state.order[0])
+
+    def _begin_turn(self, state: SkirmishState, seat: int) -> None:
+        fighter = state.fighters[seat]
+        # seed: evasion, suppressive fire and an Interact edge last until this moment
+        fighter.evading = False
+        fighter.suppressing = None
+        fighter.edge = False
+        state.current = seat
+        state.actions_left = ACTIONS_PER_TURN
+        state.say(seat, f"{fighter.name}'s turn")
+
+    def _end_turn(self, state: SkirmishState, dice: Dice) -> None:
+        state.turn_index += 1
+        if state.turn_index < len(state.order):
+            self._begin_turn(state, state.order[state.turn_index])
+        else:
+            self._start_round(state)
+            if state.result is not None:
+                self._ammo_checks(state, dice)
+
+    def _check_out(self, state: SkirmishState, dice: Dice) -> bool:
+        out = [f.body.out for f in state.fighters]
+        if not any(out):
+            return False
+        if all(out):
+            self._finish(state, Outcome(None, "both fall"), dice)
+        else:
+            loser = out.index(True)
+            self._finish(state, Outcome(1 - loser, f"{state.fighters[loser].name} falls"), dice)
+        return True
+
+    def _finish(self, state: SkirmishState, outcome: Outcome, dice: Dice) -> None:
+        state.result = outcome
+        state.current = None
+        state.say(None, f"Combat over: {outcome.reason}")
+        self._ammo_checks(state, dice)
+
+    def _ammo_checks(self, state: SkirmishState, dice: Dice) -> None:
+        """Seed (Chequeos de munición): a Luck save for whoever used projectiles."""
+        for seat, f in enumerate(state.fighters):
+            if f.used_projectiles:
+                successes, faces = roll_test(dice, f.character.suerte, 0, "ammo check")
+                verdict = "keeps some ammunition" if successes else "has used it all up"
+                state.say(
+                    seat, f"Ammo check: {f.name} 2d6 {faces} vs {f.character.suerte} -> {verdict}"
+                )
+
+    # --- actions -------------------------------------------------------------------
+
+    def _needs_loading(self, weapon: Weapon) -> bool:
+        """Heavy ranged always; light ranged only with `light_reload = action` (§5)."""
+        return weapon.cls == "heavy_ranged" or (
+            weapon.cls == "light_ranged" and self.options.light_reload == "action"
+        )
+
+    @staticmethod
+    def _next_weapon(fighter: Combatant) -> int | None:
+        count = len(fighter.weapons)
+        start = -1 if fighter.in_hand is None else fighter.in_hand
+        for step in range(1, count + 1):
+            index = (start + step) % count
+            if index != fighter.in_hand and not fighter.weapons[index].lost:
+                return index
+        return None
+
+    @staticmethod
+    def _away_zone(state: SkirmishState, seat: int) -> int | None:
+        """Where Move away leads; from Adjacent, toward the side with more room (§6)."""
+        me, them = state.fighters[seat], state.fighters[1 - seat]
+        zones = state.layout.zones
+        if me.zone == them.zone:
+            direction = 1 if zones - 1 - me.zone > me.zone else -1
+        else:
+            direction = 1 if me.zone > them.zone else -1
+        target = me.zone + direction
+        return target if 0 <= target < zones else None
+
+    def _move(self, state: SkirmishState, seat: int, action: SkirmishAction, dice: Dice) -> None:
+        me, them = state.fighters[seat], state.fighters[1 - seat]
+        before = me.zone
+        if action == SkirmishAction.MOVE_TOWARD:
+            me.zone += 1 if them.zone > me.zone else -1
+        elif action == SkirmishAction.RELOCATE_NEAR:
+            me.zone = 2 * them.zone - me.zone
+        else:
+            target = self._away_zone(state, seat)
+            if target is None:  # §9 ASSUMPTION: leaving the map while Far is flight
+                state.say(seat, f"{me.name} flees the fight")
+                self._finish(state, Outcome(1 - seat, f"{me.name} flees"), dice)
+                return
+            me.zone = target
+        me.in_cover = False  # §10 #17: cover lasts until leaving the zone
+        state.say(
+            seat,
+            f"{me.name} moves from zone {before} to {me.zone}: {BANDS[band(state.distance())]}",
+        )
+
+    def _attack(
+        self,
+        state: SkirmishState,
+        seat: int,
+        action: SkirmishAction,
+        dice: Dice,
+        advantage: int,
+        suppressive: bool = False,
+    ) -> None:
+        me, them = state.fighters[seat], state.fighters[1 - seat]
+        held = me.held
+        assert held is not None
+        weapon = held.weapon
+        distance = state.distance()
+        thrown = action == SkirmishAction.THROW_WEAPON
+        modifier = reach(weapon, distance, thrown)
+        assert modifier is not None
+        edge = modifier - suppressive + (1 if me.edge else 0) + advantage
+        ranged = thrown or not weapon.melee
+        if ranged and them.in_cover:
+            edge -= 1  # §10 #7 attacker rolls: cover gives the shooter Disadvantage
+        if them.edge:
+            edge -= 1  # §10 #27: the activator's enemy attacks it with Disadvantage
+        rating = me.character.punteria if ranged else me.character.melee_rating
+        if thrown:
+            held.lost = True  # seed: lost for the rest of the combat
+            me.in_hand = None
+        elif ranged and self._needs_loading(weapon):
+            held.loaded = False
+        if ranged:
+            me.used_projectiles = True
+        successes, faces = roll_test(dice, rating, edge, "attack")
+        verb = "throws the" if thrown else ("shoots with the" if ranged else "strikes with the")
+        label = {1: ", Advantage", -1: ", Disadvantage"}.get(max(-1, min(1, edge)), "")
+        line = (
+            f"{me.name} {verb} {weapon.name} at {them.name}: "
+            f"{len(faces)}d6 {faces} vs {rating}{label}"
+        )
+        if not successes:
+            state.say(seat, line + " -> miss")
+            return
+        state.say(seat, line + " -> hit")
+        damage = 1 if thrown else weapon.damage
+        if them.evading:  # seed: Evasión, a Reflejos save with Disadvantage
+            saved, save_faces = roll_test(dice, them.character.reflejos, -1, "evasion")
+            state.say(
+                1 - seat,
+                f"{them.name} tries to evade: 1d6 {save_faces} vs "
+                f"{them.character.reflejos} -> {'evaded' if saved else 'hit'}",
+            )
+            if saved:
+                return
+        self._hurt(state, 1 - seat, damage)
+
+    def _hurt(self, state: SkirmishState, seat: int, damage: int) -> None:
+        target = state.fighters[seat]
+        before = target.body.armour_pts
+        target.body.take_damage(damage)
+        state.say(
+            seat,
+            f"{damage} PG at {target.name}: armour {before} -> "
+            f"{target.body.armour_pts}, PG {target.body.pg}/{target.body.pg_max}",
+        )
+
+    def _other(
+        self, state: SkirmishState, seat: int, action: SkirmishAction, dice: Dice, foco: bool
+    ) -> None:
+        me, them = state.fighters[seat], state.fighters[1 - seat]
+        c = me.character
+        if action == SkirmishAction.EVADE:
+            me.evading = True
+            state.say(seat, f"{me.name} gets ready to evade")
+        elif action == SkirmishAction.DRAW_WEAPON:
+            me.in_hand = self._next_weapon(me)
+            state.say(seat, f"{me.name} draws the {me.weapons[me.in_hand].weapon.name}")
+        elif action == SkirmishAction.RELOAD:
+            held = me.held
+            assert held is not None
+            if me.reload_pending:  # Recarga lenta: the next Action reloads automatically
+                held.loaded = True
+                me.reload_pending = False
+                state.say(seat, f"{me.name} finishes reloading the {held.weapon.name}")
+            elif held.weapon.cls == "light_ranged":  # light_reload = action: no Test
+                held.loaded = True
+                state.say(seat, f"{me.name} reloads the {held.weapon.name}")
+            else:
+                ok, faces = roll_test(dice, c.tecnica, int(foco), "reload (Técnica)")
+                held.loaded = bool(ok)
+                me.reload_pending = not ok
+                state.say(
+                    seat,
+                    f"{me.name} reloads the {held.weapon.name}: {len(faces)}d6 "
+                    f"{faces} vs {c.tecnica} -> {'loaded' if ok else 'fumbling'}",
+                )
+        elif action == SkirmishAction.FOCALIZAR:
+            roll = dice.roll(6, "focalizar")
+            me.initiative += roll
+            me.foco_next = True  # seed: Foco for the next Action only
+            state.say(seat, f"{me.name} focuses: initiative +{roll} = {me.initiative:g}, Foco")
+        elif action == SkirmishAction.LOCATE:
+            ok, faces = roll_test(dice, c.instinto, int(foco), "locate (Instinto)")
+            if ok:
+                them.hidden = False
+            state.say(
+                seat,
+                f"{me.name} looks for {them.name}: {len(faces)}d6 {faces} vs "
+                f"{c.instinto} -> {'found' if ok else 'nothing'}",
+            )
+        elif action == SkirmishAction.SUPPRESSIVE_FIRE:
+            me.suppressing = them.zone  # §10 #28: the opponent's zone
+            state.say(seat, f"{me.name} lays suppressive fire on zone {them.zone}")
+        elif action == SkirmishAction.TAKE_COVER:
+            me.in_cover = True
+            state.say(seat, f"{me.name} takes cover")
+        elif action == SkirmishAction.HIDE:
+            ok, faces = roll_test(dice, c.discrecion, int(foco), "hide (Discreción)")
+            me.hidden = bool(ok)
+            state.say(
+                seat,
+                f"{me.name} tries to hide: {len(faces)}d6 {faces} vs {c.discrecion} "
+                f"-> {'hidden' if ok else 'seen'}",
+            )
+        elif action in (SkirmishAction.INTERACT_EDGE, SkirmishAction.INTERACT_AREA):
+            index = next(
+                i
+                for i, o in enumerate(state.layout.objects)
+                if o.zone == me.zone and o.interact and not state.spent[i]
+            )
+            state.spent[index] = True  # one use: the object is spent either way
+            if action == SkirmishAction.INTERACT_EDGE:
+                me.edge = True
+                state.say(seat, f"{me.name} uses the terrain against {them.name}: Advantage")
+            else:
+                self._area_damage(state, seat, foco, dice)
+        elif action == SkirmishAction.CANCEL_EDGE:
+            them.edge = False
+            state.say(seat, f"{me.name} undoes {them.name}'s trick")
+        else:
+            state.say(seat, f"{me.name} passes")
+
+    def _area_damage(self, state: SkirmishState, seat: int, foco: bool, dice: Dice) -> None:
+        """One Talento Test with Disadvantage; 1 PG to everyone in the area (§8.3)."""
+        me, them = state.fighters[seat], state.fighters[1 - seat]
+        area = them.zone  # §10 #28, #19: the opponent's zone, within Near
+        ok, faces = roll_test(dice, me.character.talento, int(foco) - 1, "area damage (Talento)")
+        state.say(
+            seat,
+            f"{me.name} brings the terrain down on zone {area}: {len(faces)}d6 "
+            f"{faces} vs {me.character.talento} -> {'success' if ok else 'failure'}",
+        )
+        if ok:
+            for index, fighter in enumerate(state.fighters):
+                if fighter.zone == area:
+                    self._hurt(state, index, 1)
+
+    def _suppression(
+        self, state: SkirmishState, seat: int, action: SkirmishAction, zone_before: int, dice: Dice
+    ) -> None:
+        """Out-of-turn Shots with Disadvantage at an enemy in a suppressed zone (§8.2)."""
+        me, shooter = state.fighters[seat], state.fighters[1 - seat]
+        area = shooter.suppressing
+        if area is None or me.zone != area or me.hidden or action == SkirmishAction.SURRENDER:
+            return
+        entered = zone_before != area
+        if not entered and action in UNSUPPRESSED:
+            return
+        held = shooter.held
+        if held is None or held.weapon.melee or reach(held.weapon, state.distance()) is None:
+            return
+        if self._needs_loading(held.weapon) and not held.loaded:
+            return
+        state.say(1 - seat, f"{shooter.name}'s suppressive fire answers")
+        self._attack(state, 1 - seat, SkirmishAction.SHOT, dice, advantage=0, suppressive=True)
+        if held.weapon.heavy:
+            shooter.suppressing = None  # §10 #20: one shot, then it needs reloading
