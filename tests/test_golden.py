@@ -18,16 +18,20 @@ CASES = [
     ("infierno", "formal_duel", 216),
     ("infierno", "brawl", 41),
     ("infierno", "ambush", 249),
+    ("esgrima", "ship_deck", 7),
+    ("esgrima", "open_square", 7),
+    ("esgrima_duel", None, 7),
 ]
 
 
 @pytest.mark.parametrize(("system", "scenario", "seed"), CASES)
 def test_golden_transcript(
-    system: str, scenario: str, seed: int, capsys: pytest.CaptureFixture[str]
+    system: str, scenario: str | None, seed: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["duel", system, "--scenario", scenario, "--seed", str(seed)]) == 0
+    where = ["--scenario", scenario] if scenario else []
+    assert main(["duel", system, *where, "--seed", str(seed)]) == 0
     transcript = capsys.readouterr().out
-    path = GOLDEN / f"{system}_{scenario}_seed{seed}.txt"
+    path = GOLDEN / f"{system}_{scenario or 'duel'}_seed{seed}.txt"
     if os.environ.get("DUELO_UPDATE_GOLDEN"):
         path.parent.mkdir(exist_ok=True)
         path.write_text(transcript, encoding="utf-8")

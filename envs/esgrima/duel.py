@@ -394,7 +394,9 @@ class EsgrimaDuelRuleset:
     def _effect(self, state: EsgrimaDuelState, actor: int, card: Card, dice: Dice) -> None:
         """Seed: Las cartas de duelo."""
         if card in (Card.ESTOCADA_ALTA, Card.TAJO_CIRCULAR):
-            self._hurt(state, actor, d3(dice, "1d3 damage"))
+            damage, face = d3(dice, "1d3 damage")
+            state.say(actor, f"1d3 damage: d6 {face} -> {damage}")
+            self._hurt(state, actor, damage)
         elif card == Card.ESTOCADA_PROFUNDA:
             self._hurt(state, actor, 2)
         elif card in (Card.TRETA, Card.FINTA):

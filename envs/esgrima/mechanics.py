@@ -27,7 +27,7 @@ def roll_test(dice: Dice, rating: int, advantage: int, purpose: str) -> tuple[in
     return sum(face <= rating for face in faces), faces
 
 
-def test_chance(rating: int, advantage: int = 0) -> Fraction:
+def success_chance(rating: int, advantage: int = 0) -> Fraction:
     """P(at least one success) = 1 - (1 - r/6)^N (digest §3)."""
     return 1 - (1 - Fraction(rating, 6)) ** dice_count(advantage)
 
@@ -45,9 +45,10 @@ def successes_distribution(rating: int, advantage: int = 0) -> Distribution:
     return out
 
 
-def d3(dice: Dice, purpose: str) -> int:
-    """1d3 as 1d6 halved, rounding up (§3)."""
-    return (dice.roll(6, purpose) + 1) // 2
+def d3(dice: Dice, purpose: str) -> tuple[int, int]:
+    """1d3 as 1d6 halved, rounding up (§3): (the 1d3, the d6 face) for the narration."""
+    face = dice.roll(6, purpose)
+    return (face + 1) // 2, face
 
 
 @dataclass
