@@ -384,10 +384,11 @@ class EsgrimaDuelRuleset:
         value = character.melee_rating if rating == "melee" else character.defensa
         successes, faces = roll_test(dice, value, edge, what)
         label = {1: " with Advantage", -1: " with Disadvantage"}.get(edge, "")
+        plural = "" if successes == 1 else "es"
         state.say(
             seat,
             f"{state.sides[seat].name}'s {what}{label}: {len(faces)}d6 {faces} "
-            f"vs {value} -> {successes} successes",
+            f"vs {value} -> {successes} success{plural}",
         )
         return successes
 
