@@ -62,17 +62,22 @@ class NumpyBrain:
     obs_scale: np.ndarray
     clip: float
     layers: list[tuple[np.ndarray, np.ndarray]]
+    """(weight transposed to (inputs, outputs), bias), float32, contiguous."""
     head: tuple[np.ndarray, np.ndarray]
     activation: Callable[[np.ndarray], np.ndarray]
     manifest: dict[str, Any]
 
     def logits(self, flat: np.ndarray) -> np.ndarray:
-        """Action logits of one flat observation or a batch of them."""
+        """Action logits of one flat observation or a batch of them.
+
+        Normalised in float64 then run in float32, as VecNormalize and torch do.
+        """
         x = np.clip((flat - self.obs_mean) * self.obs_scale, -self.clip, self.clip)
-        for weight, bias in self.layers:
-            x = self.activation(x @ weight.T + bias)
-        weight, bias = self.head
-        return x @ weight.T + bias
+        x = x.astype(np.float32)
+        for weight_t, bias in self.layers:
+            x = self.activation(x @ weight_t + bias)
+        weight_t, bias = self.head
+        return x @ weight_t + bias
 
     def act(
         self,
@@ -83,7 +88,7 @@ class NumpyBrain:
         flat = (
             observation if isinstance(observation, np.ndarray) else self.spec.flatten(observation)
         )
-        logits = self.logits(flat.astype(np.float64))
+        logits = self.logits(flat)
         return int(np.argmax(np.where(action_mask, logits, -np.inf)))
 
 
@@ -140,11 +145,15 @@ def load_brain(path: str | Path, system: str | None = None) -> NumpyBrain:
         obs_mean=arrays["obs_mean"],
         obs_scale=1.0 / np.sqrt(arrays["obs_var"] + float(network.get("epsilon", 1e-8))),
         clip=float(network.get("clip", 10.0)),
-        layers=layers,
-        head=head,
+        layers=[_transposed(w, b) for w, b in layers],
+        head=_transposed(*head),
         activation=activation,
         manifest=manifest,
     )
+
+
+def _transposed(weight: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return np.ascontiguousarray(weight.T, dtype=np.float32), bias.astype(np.float32)
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:

@@ -121,33 +121,42 @@ class ExpertSkirmisher:
 
 HAND, REVEALED, DISCARD = slice(0, 6), slice(6, 14), slice(14, 20)
 REVEALED_REPOSITION, NOT_REVEALED = 6, 7
-EXPECTED_1D3 = Fraction(2)
-FOCO_VALUE = Fraction(1, 2)
+EXPECTED_1D3 = 2.0
+FOCO_VALUE = 0.5
 """What holding Foco is worth, in PG, to the expert's evaluation (a tuning constant)."""
 
 
-def card_value(card: Card, holds_foco: bool) -> Fraction:
+def card_value(card: Card, holds_foco: bool) -> float:
     """The PG swing of `card` taking effect for a side (damage dealt, PG healed, Foco won)."""
     if card in (Card.ESTOCADA_ALTA, Card.TAJO_CIRCULAR):
         return EXPECTED_1D3
     if card == Card.ESTOCADA_PROFUNDA:
-        return Fraction(2)
+        return 2.0
     if card in (Card.TRETA, Card.FINTA):
-        return Fraction(1) if holds_foco else FOCO_VALUE
+        return 1.0 if holds_foco else FOCO_VALUE
     return 1 + FOCO_VALUE / 2  # Insulto: 1 PG back and a fresh chance at Foco
 
 
 @lru_cache(maxsize=4096)
 def win_chance(
     mine: int, theirs: int, my_edge: int, their_edge: int, i_hold_foco: bool, strictly: bool = False
-) -> Fraction:
-    """P(my Test beats theirs) in the symmetric duel; ties go to Foco (or need `strictly` more)."""
+) -> float:
+    """P(my Test beats theirs) in the symmetric duel; ties go to Foco (or need `strictly` more).
+
+    Computed exactly, then cached as a float: the NPC decides every exchange.
+    """
     chance = Fraction(0)
     for a, pa in successes_distribution(mine, my_edge).items():
         for b, pb in successes_distribution(theirs, their_edge).items():
             if a > b or (a == b and i_hold_foco and not strictly):
                 chance += pa * pb
-    return chance
+    return float(chance)
+
+
+@lru_cache(maxsize=64)
+def at_least_one(rating: int, edge: int) -> float:
+    """P(a Test succeeds): the faithful duel's single roll."""
+    return float(1 - successes_distribution(rating, edge)[0])
 
 
 class AggressiveFencer:
@@ -237,18 +246,18 @@ class ExpertFencer:
                 best, choice = value, int(action)
         return choice
 
-    def _value(self, mine: Card | None, theirs: Card, holds_foco: bool, faithful: bool) -> Fraction:
+    def _value(self, mine: Card | None, theirs: Card, holds_foco: bool, faithful: bool) -> float:
         loss = card_value(theirs, not holds_foco)
         r = self.RATING
         if mine is None:  # Reposition: a Defense Test
             if faithful:
-                keep = 1 - successes_distribution(r, 0)[0]
+                keep = at_least_one(r, 0)
             else:
                 keep = win_chance(r, r, 0, 0, holds_foco, strictly=True)
             return -(1 - keep) * loss
         edge = matchup(mine, theirs)
         if faithful:
-            p = 1 - successes_distribution(r, edge)[0]
+            p = at_least_one(r, edge)
         else:
             p = win_chance(r, r, edge, -edge, holds_foco)
         return p * card_value(mine, holds_foco) - (1 - p) * loss

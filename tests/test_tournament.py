@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.report import build_report, render
 from duelo.evaluation.stats import wilson_interval
-from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.tournament import (
     RESULTS_FILE,
     TournamentSpec,
@@ -156,8 +156,13 @@ def test_expert_beats_every_scripted_npc(system: str) -> None:
     names = [f"{system}:{n}" for n in ("random", "aggressive", "cautious", "expert")]
     records = []
     for opponent in names[:-1]:
-        pairing = TournamentSpec(system=system, policies=(opponent, names[-1]), duels=2000,
-                                 seed=2026, move_time_limit=None)
+        pairing = TournamentSpec(
+            system=system,
+            policies=(opponent, names[-1]),
+            duels=2000,
+            seed=2026,
+            move_time_limit=None,
+        )
         records += [run_job(job) for job in schedule(pairing)]
     report = build_report(records, names)
     for pairing in report.pairings:  # pairings are (opponent, expert)

@@ -1,1 +1,4 @@
-"""Training NPC brains with stable-baselines3 / sb3-contrib (see the training issue)."""
+"""Training NPC brains with stable-baselines3 / sb3-contrib (`duelo train`, `duelo export`).
+
+Needs the `train` extra; the rest of duelo never imports this package.
+"""

@@ -96,10 +96,6 @@ class Ruleset(Protocol, Generic[StateT]):
         """Every roll and effect so far, in order."""
         ...
 
-    def describe(self) -> dict[str, Any]:
-        """The setup (scenario, fighters, options) for records and narration."""
-        ...
-
 
 class IllegalActionError(ValueError):
     """An action that the mask forbids was chosen."""

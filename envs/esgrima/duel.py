@@ -271,14 +271,6 @@ class EsgrimaDuelRuleset:
     def events(self, state: EsgrimaDuelState) -> list[Event]:
         return state.log
 
-    def describe(self) -> dict[str, Any]:
-        return {
-            "system": self.system,
-            "version": self.version,
-            "fighters": [c.id for c in self.characters],
-            "variant": self.options.duel_variant,
-        }
-
     # --- the exchange ------------------------------------------------------------
 
     def _holders(self, state: EsgrimaDuelState) -> tuple[int, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from duelo.envs.core.duel_env import DuelEnv, IllegalActionMode
+from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.policy import Policy
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
 from duelo.envs.esgrima.mechanics import Card
@@ -120,21 +120,10 @@ class EsgrimaEnv(DuelEnv):
         scenario: str | Layout = "ship_deck",
         fighters: tuple[str | Character, str | Character] | None = None,
         rules: EsgrimaOptions | dict[str, Any] | None = None,
-        learner_seat: int | None = None,
-        illegal_action: IllegalActionMode = "raise",
-        illegal_penalty: float = 0.1,
-        flat_observation: bool = False,
-        render_mode: str | None = None,
+        **env_options: Any,
     ) -> None:
-        super().__init__(
-            EsgrimaSkirmishRuleset(scenario, fighters, rules),
-            opponent,
-            learner_seat=learner_seat,
-            illegal_action=illegal_action,
-            illegal_penalty=illegal_penalty,
-            flat_observation=flat_observation,
-            render_mode=render_mode,
-        )
+        ruleset = EsgrimaSkirmishRuleset(scenario, fighters, rules)
+        super().__init__(ruleset, opponent, **env_options)
 
 
 class EsgrimaDuelEnv(DuelEnv):
@@ -237,23 +226,11 @@ class EsgrimaDuelEnv(DuelEnv):
         fighters: tuple[str | Character, str | Character] = ("duelist", "pirate"),
         rules: EsgrimaOptions | dict[str, Any] | None = None,
         deck: list[Card] | None = None,
-        learner_seat: int | None = None,
-        illegal_action: IllegalActionMode = "raise",
-        illegal_penalty: float = 0.1,
-        flat_observation: bool = False,
-        render_mode: str | None = None,
+        **env_options: Any,
     ) -> None:
         ruleset = EsgrimaDuelRuleset(fighters, rules, deck)
         if ruleset.options.duel_variant == "faithful":
-            if learner_seat not in (None, 0):
+            if env_options.get("learner_seat") not in (None, 0):
                 raise ValueError("in the faithful duel the learner is the PJ: learner_seat 0")
-            learner_seat = 0
-        super().__init__(
-            ruleset,
-            opponent,
-            learner_seat=learner_seat,
-            illegal_action=illegal_action,
-            illegal_penalty=illegal_penalty,
-            flat_observation=flat_observation,
-            render_mode=render_mode,
-        )
+            env_options["learner_seat"] = 0
+        super().__init__(ruleset, opponent, **env_options)

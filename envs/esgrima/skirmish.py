@@ -398,14 +398,6 @@ class EsgrimaSkirmishRuleset:
     def events(self, state: SkirmishState) -> list[Event]:
         return state.log
 
-    def describe(self) -> dict[str, Any]:
-        return {
-            "system": self.system,
-            "version": self.version,
-            "scenario": self.layout.id,
-            "fighters": [c.id for c in self.characters],
-        }
-
     # --- rounds and turns ---------------------------------------------------------
 
     def _start_round(self, state: SkirmishState) -> None:

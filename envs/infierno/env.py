@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from duelo.envs.core.duel_env import DuelEnv, IllegalActionMode
+from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.policy import Policy
 from duelo.envs.infierno.rules import InfiernoRuleset
 from duelo.envs.infierno.setup import Character, InfiernoOptions, Scenario
@@ -158,18 +158,6 @@ class InfiernoEnv(DuelEnv):
         scenario: str | Scenario = "formal_duel",
         fighters: tuple[str | Character, str | Character] | None = None,
         rules: InfiernoOptions | dict[str, Any] | None = None,
-        learner_seat: int | None = None,
-        illegal_action: IllegalActionMode = "raise",
-        illegal_penalty: float = 0.1,
-        flat_observation: bool = False,
-        render_mode: str | None = None,
+        **env_options: Any,
     ) -> None:
-        super().__init__(
-            InfiernoRuleset(scenario, fighters, rules),
-            opponent,
-            learner_seat=learner_seat,
-            illegal_action=illegal_action,
-            illegal_penalty=illegal_penalty,
-            flat_observation=flat_observation,
-            render_mode=render_mode,
-        )
+        super().__init__(InfiernoRuleset(scenario, fighters, rules), opponent, **env_options)

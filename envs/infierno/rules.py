@@ -202,14 +202,6 @@ class InfiernoRuleset:
     def events(self, state: DuelState) -> list[Event]:
         return state.log
 
-    def describe(self) -> dict[str, Any]:
-        return {
-            "system": self.system,
-            "version": self.version,
-            "scenario": self.scenario.id,
-            "fighters": [c.id for c in self.characters],
-        }
-
     # --- setup ------------------------------------------------------------------
 
     def _fighter(self, seat: int) -> Fighter:
