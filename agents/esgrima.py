@@ -74,9 +74,10 @@ class ExpertSkirmisher:
       round), so the opponent spends an Action walking in and it answers with two.
     - Fights with the right weapon for the band, and does not waste Actions
       switching when the one in hand works; closes in when it only has blades.
-    - Shoots from cover against guns (their shots get Disadvantage); uses the
-      terrain's area damage when the opponent stands in reach and it does not;
-      cancels the opponent's edge; locates a hidden opponent; reloads.
+    - Shoots from cover against guns (their shots get Disadvantage), blocks the
+      way of a blade when it holds a gun, and draws a gun when its own way is
+      blocked; uses the terrain's area damage when the opponent stands in reach
+      and it does not; cancels the opponent's edge; locates the hidden; reloads.
     - Never surrenders: a surrender scores as a loss.
     """
 
@@ -110,8 +111,12 @@ class ExpertSkirmisher:
         elif ranged:
             if their_ranged:
                 plan.append(A.TAKE_COVER)
+            elif their_melee:
+                plan.append(A.INTERACT_BLOCK)  # a closed way keeps the blade off
             plan += [A.RELOAD, A.SHOT, A.MOVE_TOWARD]
         else:
+            if not action_mask[A.MOVE_TOWARD] and observation["weapon"][SELF, 6] > 0:
+                plan.append(A.DRAW_WEAPON)  # the way is closed: find something to shoot
             plan += [A.MOVE_TOWARD, A.MELEE_ATTACK]
         plan += [A.RELOAD, A.PASS]
         return first_legal(action_mask, plan)

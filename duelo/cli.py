@@ -56,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     export = commands.add_parser("export", help="turn a training run into a brain folder")
     export.add_argument("run", type=Path, help="the run directory of duelo train")
     export.add_argument("--out", type=Path, required=True, help="e.g. brains/NAME")
+    export.add_argument(
+        "--best", action="store_true", help="the best-evaluated brain of the run, not the last"
+    )
     bench = commands.add_parser("bench", help="speed against references timed in the same run")
     bench.add_argument("--quick", action="store_true", help="tiny measurements (CI smoke run)")
     bench.add_argument("--out", type=Path, help="also write the figures as JSON here")
@@ -78,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "export":
             from duelo.training.train import export_run
 
-            print(f"wrote {export_run(args.run, args.out)}")
+            print(f"wrote {export_run(args.run, args.out, best=args.best)}")
         else:
             from duelo.benchmarks.suite import render_table, run_benchmarks
 

@@ -71,7 +71,8 @@ def test_run_directory_holds_settings_logs_and_evaluations(trained: Path) -> Non
     assert (trained / "logs" / "progress.csv").read_text().startswith(("rollout", "time", "train"))
     rows = (trained / training.EVALUATIONS).read_text().splitlines()
     assert len(rows) == 2 and rows[0].startswith("2048,random,20,")
-    assert sorted(p.name for p in (trained / "snapshots").iterdir()) == ["step_2048", "step_4096"]
+    snapshots = sorted(p.name for p in (trained / "snapshots").iterdir())
+    assert snapshots == ["final", "step_2048", "step_4096"]
 
 
 def test_numpy_brain_equals_the_masked_torch_policy(trained: Path) -> None:
@@ -136,3 +137,17 @@ def test_export_writes_a_loadable_brain(trained: Path, tmp_path: Path) -> None:
     assert set(brain.manifest["evaluation"]["against"]) == {"random"}
     with pytest.raises(FileNotFoundError, match="no checkpoint"):
         training.export_run(tmp_path, tmp_path / "x")
+
+
+def test_export_best_takes_the_best_evaluated_brain(trained: Path, tmp_path: Path) -> None:
+    import json
+
+    state = json.loads((trained / training.STATE).read_text())
+    scores = []
+    for line in (trained / training.EVALUATIONS).read_text().splitlines():
+        steps, _, _, score, *_ = line.split(",")
+        scores.append((float(score), int(steps)))
+    best = load_brain(training.export_run(trained, tmp_path / "best", best=True))
+    assert best.name == "brain:best"
+    assert best.manifest["evaluation"] == state["best"]["evaluation"]
+    assert state["best"]["mean_score"] >= max(score for score, _ in scores)

@@ -66,11 +66,31 @@ def write_brain(
     }
     arrays = {"obs_mean": np.asarray(obs_mean), "obs_var": np.asarray(obs_var)}
     arrays.update(policy_arrays(policy))
+    staging = _staging(out)
+    (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    np.savez(staging / WEIGHTS, **arrays)
+    return _publish(staging, out)
+
+
+def copy_brain(source: Path, out: Path, evaluation: dict[str, Any]) -> Path:
+    """Copy a brain folder to `out` under that name, with its evaluation results."""
+    manifest = json.loads((source / MANIFEST).read_text(encoding="utf-8"))
+    manifest.update(name=out.name, evaluation=evaluation)
+    staging = _staging(out)
+    (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    shutil.copyfile(source / WEIGHTS, staging / WEIGHTS)
+    return _publish(staging, out)
+
+
+def _staging(out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     staging.chmod(0o755)  # mkdtemp makes it private; a brain folder is for sharing
-    (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    np.savez(staging / WEIGHTS, **arrays)
+    return staging
+
+
+def _publish(staging: Path, out: Path) -> Path:
+    """Replace `out` with the finished folder (a reader never sees half a brain)."""
     if out.exists():
         shutil.rmtree(out)
     os.replace(staging, out)

@@ -31,7 +31,7 @@ from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
 from duelo.evaluation.report import Tally, score_of_a
 from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
-from duelo.training.export import write_brain
+from duelo.training.export import copy_brain, write_brain
 from duelo.training.settings import SETTINGS_FILE, TrainSettings, load_settings
 
 CHECKPOINT = "checkpoint.zip"
@@ -188,9 +188,19 @@ class TrainingLoop(BaseCallback):
                 )
         mean_score = float(np.mean([r["score"] for r in results.values()]))
         self.logger.record("eval/mean_score", mean_score)
+        self.remember_if_best(snapshot, self.state["last_evaluation"], mean_score)
         if self.settings.self_play and mean_score >= self.settings.promote_score:
             self.pool.add_snapshot(str(snapshot), self.settings.system)
             self.state["snapshots"] = list(self.pool.snapshot_paths)
+
+    def remember_if_best(self, brain: Path, evaluation: dict[str, Any], mean_score: float) -> None:
+        """Track the best-evaluated brain (rl-zoo3's best model): `duelo export --best`."""
+        if mean_score > self.state["best"].get("mean_score", -1.0):
+            self.state["best"] = {
+                "brain": str(brain),
+                "mean_score": mean_score,
+                "evaluation": evaluation,
+            }
 
     def checkpoint(self) -> None:
         """Model, normaliser and loop state, each written to a temp file then renamed."""
@@ -227,6 +237,7 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
         "next_checkpoint": settings.checkpoint_every,
         "snapshots": [],
         "last_evaluation": {},
+        "best": {},
         "resumed_at": 0,
     }
     if resume:
@@ -290,19 +301,26 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
         model.learn(remaining, callback=loop, reset_num_timesteps=not resume)
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    final = loop.export(run / LATEST_BRAIN, {})
-    state["last_evaluation"] = {
-        "timesteps": model.num_timesteps,
-        "against": evaluate(final, settings, seed=settings.seed + 1),
-    }
+    final = loop.export(run / "snapshots" / "final", {})
+    results = evaluate(final, settings, seed=settings.seed + 1)
+    state["last_evaluation"] = {"timesteps": model.num_timesteps, "against": results}
+    loop.remember_if_best(
+        final, state["last_evaluation"], float(np.mean([r["score"] for r in results.values()]))
+    )
     loop.checkpoint()
     return export_run(run, run / LATEST_BRAIN)
 
 
-def export_run(run: Path, out: Path) -> Path:
-    """The run's latest checkpoint as a brain folder, with its last evaluation."""
+def export_run(run: Path, out: Path, best: bool = False) -> Path:
+    """The run's latest checkpoint as a brain folder, with its last evaluation; or, with
+    `best`, the brain that scored best in the run's evaluations."""
     if not (run / CHECKPOINT).exists():
         raise FileNotFoundError(f"{run / CHECKPOINT}: no checkpoint in this run directory")
+    if best:
+        record = json.loads((run / STATE).read_text(encoding="utf-8"))["best"]
+        if not record:
+            raise FileNotFoundError(f"{run / STATE}: no evaluation has been recorded yet")
+        return copy_brain(Path(record["brain"]), out, record["evaluation"])
     settings = load_settings(run / SETTINGS_FILE)
     model = model_class(settings).load(run / CHECKPOINT, device="cpu")
     state = json.loads((run / STATE).read_text(encoding="utf-8"))

@@ -27,13 +27,13 @@ class EsgrimaEnv(DuelEnv):
 
     ## Action Space
 
-    `Discrete(19)`, masked (`action_masks()`, `info["action_mask"]`):
+    `Discrete(21)`, masked (`action_masks()`, `info["action_mask"]`):
 
     | id | action | mask |
     |---|---|---|
-    | 0 | MOVE_TOWARD | not Adjacent |
-    | 1 | MOVE_AWAY | room behind, or Far at the map edge (then it is flight, a loss) |
-    | 2 | RELOCATE_NEAR | Near, and the zone beyond the opponent exists |
+    | 0 | MOVE_TOWARD | not Adjacent; the boundary ahead is not blocked |
+    | 1 | MOVE_AWAY | open room behind, or Far at the map edge (then it is flight, a loss) |
+    | 2 | RELOCATE_NEAR | Near, the zone beyond the opponent exists, no blocked boundary between |
     | 3 | MELEE_ATTACK | melee weapon in hand in reach (heavy also Near, with Disadvantage) |
     | 4 | SHOT | ranged weapon in hand and loaded, band in reach |
     | 5 | THROW_WEAPON | light melee weapon in hand: thrown as a light missile, then lost |
@@ -50,6 +50,8 @@ class EsgrimaEnv(DuelEnv):
     | 16 | CANCEL_EDGE | the opponent's edge is active against you |
     | 17 | PASS | always |
     | 18 | SURRENDER | always |
+    | 19 | DELAY | start of own turn, acting first this round, once a round: act after the opponent from now on (not an Action) |
+    | 20 | INTERACT_BLOCK | unspent interact object here, opponent in another zone: close the boundary toward it for the combat |
 
     ## Observation Space
 
@@ -70,6 +72,7 @@ class EsgrimaEnv(DuelEnv):
     | `flags` | 2x7 | Foco next Action, evading, hidden, in cover, suppressing, edge, used projectiles |
     | `objects` | 4x6 | per terrain object: present, zone, cover, hide, interact, spent |
     | `round` | 1 | current round |
+    | `blocked` | 8 | closed zone boundaries (boundary b lies between zones b and b+1) |
 
     ## Rewards
 
@@ -94,15 +97,16 @@ class EsgrimaEnv(DuelEnv):
     ## Rules
 
     Implements seed `002_70e56d1a02349f0d.txt` as read by `rules/esgrima.md`:
-    initiative with the PNJ 7.5 and re-sorting each round (§4), two Actions a
-    turn (§4), the Action catalogue (§5), the zone model and weapon reach (§6),
+    initiative with the PNJ 7.5, re-sorting each round and delaying (§4), two
+    Actions a turn (§4), the Action catalogue (§5), the zone model and weapon reach (§6),
     armour with soak, heavy -1 and Deterioration (§7), suppressive fire (§8.2),
-    terrain cover, hiding and interaction (§8.3), slow reload and improvised
+    terrain cover, hiding and the three interactions: edge, block, area damage
+    (§8.3), slow reload and improvised
     throws (§8.4), end-of-combat ammo checks (§8.4, in the narration), flight (§9).
 
     Left out, and why:
-    - Delay and Interact: block (§12 optional): a free toggle and a wall matter
-      little between two combatants on a line.
+    - Delaying to act *before* someone (§4 step 5): with two combatants it is the
+      same as the other one delaying, and the seed calls the rule a delay.
     - Spells and inventory items (§5): the seed gives no effects.
     - Karma (§3): a group pool with no spending rule in the seed; off.
     - The `player_facing` resolution (§10 #7): both sides are policies, so the

@@ -121,6 +121,12 @@ class TerrainObject:
     interact: bool = False
 
 
+MAX_OBJECTS = 4
+"""Terrain objects a layout may hold (the observation has a slot for each)."""
+MAX_ZONES = 9
+"""Zones a layout may have (the observation has a flag per boundary)."""
+
+
 @dataclass(frozen=True)
 class Layout:
     """A skirmish map: zones on a line, where each side starts, and the terrain objects."""
@@ -133,8 +139,8 @@ class Layout:
     fighters: tuple[str, str] = ("duelist", "pirate")
 
     def __post_init__(self) -> None:
-        if not 2 <= self.zones <= 9:
-            raise ValueError(f"zones {self.zones} must lie in 2..9")
+        if not 2 <= self.zones <= MAX_ZONES:
+            raise ValueError(f"zones {self.zones} must lie in 2..{MAX_ZONES}")
         if not all(0 <= z < self.zones for z in self.start):
             raise ValueError(f"start zones {list(self.start)} must lie in 0..{self.zones - 1}")
         if len(self.objects) > MAX_OBJECTS:
@@ -142,10 +148,6 @@ class Layout:
         for obj in self.objects:
             if not 0 <= obj.zone < self.zones:
                 raise ValueError(f"object zone {obj.zone} must lie in 0..{self.zones - 1}")
-
-
-MAX_OBJECTS = 4
-"""Terrain objects a layout may hold (the observation has a slot for each)."""
 
 
 @dataclass(frozen=True)

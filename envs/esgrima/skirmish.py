@@ -21,6 +21,7 @@ from duelo.envs.core.ruleset import SEATS, Event, Outcome
 from duelo.envs.esgrima.mechanics import Body, first_by_initiative, roll_initiative, roll_test
 from duelo.envs.esgrima.setup import (
     MAX_OBJECTS,
+    MAX_ZONES,
     Catalog,
     Character,
     EsgrimaOptions,
@@ -56,9 +57,16 @@ class SkirmishAction(IntEnum):
     CANCEL_EDGE = 16
     PASS = 17
     SURRENDER = 18
+    DELAY = 19
+    INTERACT_BLOCK = 20
 
 
 MOVES = (SkirmishAction.MOVE_TOWARD, SkirmishAction.MOVE_AWAY, SkirmishAction.RELOCATE_NEAR)
+INTERACTIONS = (
+    SkirmishAction.INTERACT_EDGE,
+    SkirmishAction.INTERACT_AREA,
+    SkirmishAction.INTERACT_BLOCK,
+)
 ATTACKS = (SkirmishAction.MELEE_ATTACK, SkirmishAction.SHOT, SkirmishAction.THROW_WEAPON)
 QUIET = frozenset(
     {
@@ -77,6 +85,15 @@ the seed names Move, Attack and Spell, and 'any other attention-drawing Action')
 UNSUPPRESSED = frozenset({SkirmishAction.HIDE, SkirmishAction.TAKE_COVER})
 """Inside a suppressed zone, these (and leaving it) draw no shot (seed: Fuego de supresión)."""
 BANDS = ("adjacent", "near", "far")
+
+
+DELAY_EPSILON = 0.01
+"""§10 #10: a delayer's score sits just below the combatant it waits for."""
+
+
+def _open(state: SkirmishState, start: int, end: int) -> bool:
+    """Whether a one-zone move from `start` to `end` crosses no blocked boundary."""
+    return min(start, end) not in state.blocked
 
 
 def band(distance: int) -> int:
@@ -137,6 +154,9 @@ class SkirmishState:
     options: EsgrimaOptions
     fighters: list[Combatant]
     spent: list[bool]
+    blocked: set[int] = field(default_factory=set)
+    """Closed zone boundaries: boundary b lies between zones b and b + 1."""
+    delayed_round: int = -1
     round: int = 0
     order: list[int] = field(default_factory=lambda: [0, 1])
     turn_index: int = 0
@@ -186,6 +206,13 @@ OBSERVATION_SPEC = ObservationSpec(
             (MAX_OBJECTS, 6),
         ),
         ObsKey("round", "current round", 0, 999),
+        ObsKey(
+            "blocked",
+            "closed zone boundaries (boundary b between zones b and b+1)",
+            0,
+            1,
+            (MAX_ZONES - 1,),
+        ),
     )
 )
 CLASSES = ("light_melee", "heavy_melee", "light_ranged", "heavy_ranged")
@@ -276,12 +303,19 @@ class EsgrimaSkirmishRuleset:
             and not weapon.melee
             and (held.loaded or not self._needs_loading(weapon))
         )
-        mask[SkirmishAction.MOVE_TOWARD] = distance > 0
+        toward = me.zone + (1 if them.zone > me.zone else -1)
+        mask[SkirmishAction.MOVE_TOWARD] = distance > 0 and _open(state, me.zone, toward)
+        away = self._away_zone(state, seat)
         mask[SkirmishAction.MOVE_AWAY] = (
-            self._away_zone(state, seat) is not None or band(distance) == 2
+            _open(state, me.zone, away) if away is not None else band(distance) == 2
         )  # at the edge while Far: flight
         other_side = 2 * them.zone - me.zone
-        mask[SkirmishAction.RELOCATE_NEAR] = distance == 1 and 0 <= other_side < zones
+        mask[SkirmishAction.RELOCATE_NEAR] = (
+            distance == 1
+            and 0 <= other_side < zones
+            and _open(state, me.zone, them.zone)
+            and _open(state, them.zone, other_side)
+        )
         mask[SkirmishAction.MELEE_ATTACK] = (
             visible and weapon is not None and weapon.melee and reach(weapon, distance) is not None
         )
@@ -309,10 +343,21 @@ class EsgrimaSkirmishRuleset:
         mask[SkirmishAction.CANCEL_EDGE] = them.edge
         mask[SkirmishAction.PASS] = True
         mask[SkirmishAction.SURRENDER] = True
+        mask[SkirmishAction.DELAY] = (
+            state.actions_left == ACTIONS_PER_TURN
+            and state.turn_index == 0
+            and state.delayed_round != state.round
+        )
+        mask[SkirmishAction.INTERACT_BLOCK] = (
+            interact and distance > 0 and _open(state, me.zone, toward)
+        )
         return mask
 
     def apply(self, state: SkirmishState, seat: int, action: int, dice: Dice) -> None:
         action = SkirmishAction(action)
+        if action == SkirmishAction.DELAY:
+            self._delay(state, seat)
+            return
         me = state.fighters[seat]
         zone_before = me.zone
         foco = me.foco_next
@@ -390,6 +435,7 @@ class EsgrimaSkirmishRuleset:
             else:
                 values += [0] * 6
         values.append(min(state.round, 999))
+        values += [b in state.blocked for b in range(MAX_ZONES - 1)]
         return OBSERVATION_SPEC.split(np.array(values, dtype=np.float32))
 
     def round(self, state: SkirmishState) -> int:
@@ -423,6 +469,21 @@ class EsgrimaSkirmishRuleset:
         state.current = seat
         state.actions_left = ACTIONS_PER_TURN
         state.say(seat, f"{fighter.name}'s turn")
+
+    def _delay(self, state: SkirmishState, seat: int) -> None:
+        """Seed (Retrasar el turno): act right after the opponent, keeping the new score.
+
+        Not an Action; only before acting, once a round, and only to a later slot
+        (§4 step 5 ASSUMPTIONS: the score becomes the opponent's - 0.01).
+        """
+        me, them = state.fighters[seat], state.fighters[1 - seat]
+        me.initiative = them.initiative - DELAY_EPSILON
+        state.order = [1 - seat, seat]
+        state.delayed_round = state.round
+        state.say(
+            seat, f"{me.name} delays, acting after {them.name} (initiative {me.initiative:g})"
+        )
+        self._begin_turn(state, 1 - seat)
 
     def _end_turn(self, state: SkirmishState, dice: Dice) -> None:
         state.turn_index += 1
@@ -632,7 +693,7 @@ class EsgrimaSkirmishRuleset:
                 f"{me.name} tries to hide: {len(faces)}d6 {faces} vs {c.discrecion} "
                 f"-> {'hidden' if ok else 'seen'}",
             )
-        elif action in (SkirmishAction.INTERACT_EDGE, SkirmishAction.INTERACT_AREA):
+        elif action in INTERACTIONS:
             index = next(
                 i
                 for i, o in enumerate(state.layout.objects)
@@ -642,6 +703,13 @@ class EsgrimaSkirmishRuleset:
             if action == SkirmishAction.INTERACT_EDGE:
                 me.edge = True
                 state.say(seat, f"{me.name} uses the terrain against {them.name}: Advantage")
+            elif action == SkirmishAction.INTERACT_BLOCK:
+                toward = me.zone + (1 if them.zone > me.zone else -1)
+                boundary = min(me.zone, toward)
+                state.blocked.add(boundary)  # §10 ASSUMPTION: closed for the whole combat
+                state.say(
+                    seat, f"{me.name} blocks the way between zones {boundary} and {boundary + 1}"
+                )
             else:
                 self._area_damage(state, seat, foco, dice)
         elif action == SkirmishAction.CANCEL_EDGE:

@@ -230,3 +230,29 @@ def test_bad_configs_name_file_key_and_value(
     with pytest.raises(ConfigError, match=message) as error:
         load_catalog(**{name: path})
     assert str(path) in str(error.value)
+
+
+def test_delay_acts_after_the_opponent_for_good() -> None:
+    fight = skirmish(pj(), pnj(), layout((1, 2)), [6, 6])  # the PJ (12) acts first
+    fight.act(A.DELAY)
+    assert fight.seat == 1 and fight.state.fighters[0].initiative == pytest.approx(7.49)
+    assert not fight.rules.legal_actions(fight.state, 1)[A.DELAY]  # once a round
+    fight.act(A.PASS)
+    fight.act(A.PASS)
+    assert fight.seat == 0 and fight.state.actions_left == 2  # the delayer still acts
+    fight.act(A.PASS)
+    fight.act(A.PASS)
+    assert fight.state.round == 2 and fight.state.order == [1, 0]
+
+
+def test_block_closes_the_way_toward_the_opponent() -> None:
+    where = layout((1, 3), TerrainObject(1, interact=True))
+    fight = skirmish(pj(), pnj(), where, [6, 6])
+    fight.act(A.INTERACT_BLOCK)
+    assert fight.state.blocked == {1} and fight.state.spent == [True]
+    assert not fight.rules.legal_actions(fight.state, 0)[A.MOVE_TOWARD]
+    fight.act(A.PASS)
+    fight.act(A.MOVE_TOWARD)  # the pirate walks from 3 to 2...
+    mask = fight.rules.legal_actions(fight.state, 1)
+    assert not mask[A.MOVE_TOWARD] and not mask[A.RELOCATE_NEAR]  # ...and no further
+    assert fight.rules.observe(fight.state, 1)["blocked"][1] == 1
