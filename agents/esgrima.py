@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from duelo.agents.infierno import first_legal
+from duelo.agents.plans import first_legal
 from duelo.envs.esgrima.duel import REPOSITION, DuelAction
 from duelo.envs.esgrima.mechanics import Card, matchup, successes_distribution
 from duelo.envs.esgrima.skirmish import SkirmishAction as A

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from duelo.agents.plans import first_legal
 from duelo.envs.infierno.observation import PHASES, STATS, STATUS_FLAGS, WEAPON_FEATURES
 from duelo.envs.infierno.odds import hit_chance
 from duelo.envs.infierno.state import Action, Phase
@@ -73,20 +74,12 @@ class InfiernoView:
         return float(chance) * self.weapon(attacker, "mean_damage")
 
 
-def first_legal(mask: np.ndarray, preferences: list[Action]) -> int:
-    """The first preferred action the mask allows; END_TURN (always legal in a turn) last."""
-    for action in preferences:
-        if mask[action]:
-            return int(action)
-    return int(np.flatnonzero(mask)[0])
-
-
 def decide_phase(view: InfiernoView, mask: np.ndarray, insist: Callable[[], bool]) -> int | None:
     """The two non-turn decisions: the honour question and the critical effect."""
     if view.phase == Phase.BOTH_MISS_DECISION:
         return int(Action.INSIST if insist() else Action.SETTLE)
     if view.phase == Phase.CRIT_CHOICE:
-        # maximum damage when it drops the target, else the multiplier
+        # maximum damage (about twice the mean) when that drops the target, else the multiplier
         if view.weapon(SELF, "mean_damage") * 2 >= view.hp(OPPONENT) and mask[Action.CRIT_MAXIMUM]:
             return int(Action.CRIT_MAXIMUM)
         return first_legal(mask, [Action.CRIT_MULTIPLY, Action.CRIT_MAXIMUM])
