@@ -45,6 +45,14 @@ def read_yaml_mapping(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def load_entries(cls: type[T], path: Path) -> dict[str, T]:
+    """A YAML file of `id: {fields}` entries as dataclasses, each given its `id`."""
+    return {
+        key: build(cls, {"id": key, **(entry or {})}, f"{path}: {key}")
+        for key, entry in read_yaml_mapping(path).items()
+    }
+
+
 def build(cls: type[T], values: Mapping[str, Any], where: str) -> T:
     """Build dataclass `cls` from `values`, checking keys and types.
 

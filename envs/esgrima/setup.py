@@ -10,13 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from duelo.envs.core.config import (
-    ConfigError,
-    build,
-    packaged_config,
-    read_yaml_mapping,
-    require,
-)
+from duelo.envs.core.config import ConfigError, build, load_entries, packaged_config, require
 
 WeaponClass = Literal["light_melee", "heavy_melee", "light_ranged", "heavy_ranged"]
 Armour = Literal["none", "light", "heavy"]
@@ -206,14 +200,10 @@ def load_catalog(
         "characters": Path(characters or packaged_config("esgrima/characters.yaml")),
         "layouts": Path(layouts or packaged_config("esgrima/layouts.yaml")),
     }
-    weapon_table = {
-        key: build(Weapon, {"id": key, **(entry or {})}, f"{paths['weapons']}: {key}")
-        for key, entry in read_yaml_mapping(paths["weapons"]).items()
-    }
-    character_table = {}
-    for key, entry in read_yaml_mapping(paths["characters"]).items():
+    weapon_table = load_entries(Weapon, paths["weapons"])
+    character_table = load_entries(Character, paths["characters"])
+    for key, character in character_table.items():
         where = f"{paths['characters']}: {key}"
-        character = build(Character, {"id": key, **(entry or {})}, where)
         for i, weapon_id in enumerate(character.weapons):
             require(
                 weapon_id in weapon_table,
@@ -227,18 +217,14 @@ def load_catalog(
         )
         for i, trait in enumerate(character.traits):
             require(trait in DUEL_TRAITS, f"{where}.traits[{i}]", f"unknown trait {trait!r}")
-        character_table[key] = character
-    layout_table = {}
-    for key, entry in read_yaml_mapping(paths["layouts"]).items():
-        where = f"{paths['layouts']}: {key}"
-        layout = build(Layout, {"id": key, **(entry or {})}, where)
+    layout_table = load_entries(Layout, paths["layouts"])
+    for key, layout in layout_table.items():
         for i, fighter in enumerate(layout.fighters):
             require(
                 fighter in character_table,
-                f"{where}.fighters[{i}]",
+                f"{paths['layouts']}: {key}.fighters[{i}]",
                 f"unknown character {fighter!r}",
             )
-        layout_table[key] = layout
     return Catalog(weapon_table, character_table, layout_table)
 
 

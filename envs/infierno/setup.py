@@ -11,13 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from duelo.envs.core.config import (
-    ConfigError,
-    build,
-    packaged_config,
-    read_yaml_mapping,
-    require,
-)
+from duelo.envs.core.config import ConfigError, build, load_entries, packaged_config, require
 
 Category = Literal["unarmed", "melee", "firearm"]
 Feat = Literal["quick_draw", "uncanny_dodge", "two_weapon_fighting"]
@@ -239,13 +233,6 @@ class Catalog:
         return self.scenarios[name]
 
 
-def _load_entries(cls: type[Any], path: Path) -> dict[str, Any]:
-    return {
-        key: build(cls, {"id": key, **(entry or {})}, f"{path}: {key}")
-        for key, entry in read_yaml_mapping(path).items()
-    }
-
-
 def load_catalog(
     weapons: str | Path | None = None,
     characters: str | Path | None = None,
@@ -257,7 +244,7 @@ def load_catalog(
         "characters": Path(characters or packaged_config("infierno/characters.yaml")),
         "scenarios": Path(scenarios or packaged_config("infierno/scenarios.yaml")),
     }
-    weapon_table: dict[str, Weapon] = _load_entries(Weapon, paths["weapons"])
+    weapon_table: dict[str, Weapon] = load_entries(Weapon, paths["weapons"])
     require("fists" in weapon_table, str(paths["weapons"]), "the table must define 'fists'")
     for weapon in weapon_table.values():
         if weapon.melee_profile is not None:
@@ -266,7 +253,7 @@ def load_catalog(
                 f"{paths['weapons']}: {weapon.id}.melee_profile",
                 f"unknown weapon {weapon.melee_profile!r}",
             )
-    character_table: dict[str, Character] = _load_entries(Character, paths["characters"])
+    character_table: dict[str, Character] = load_entries(Character, paths["characters"])
     for character in character_table.values():
         for i, weapon_id in enumerate(character.weapons):
             where = f"{paths['characters']}: {character.id}.weapons[{i}]"
@@ -276,7 +263,7 @@ def load_catalog(
                 f"unknown weapon {weapon_id!r} (known: {', '.join(sorted(weapon_table))})",
             )
             require(weapon_table[weapon_id].drawable, where, f"{weapon_id!r} cannot be carried")
-    scenario_table: dict[str, Scenario] = _load_entries(Scenario, paths["scenarios"])
+    scenario_table: dict[str, Scenario] = load_entries(Scenario, paths["scenarios"])
     for scenario in scenario_table.values():
         for i, fighter in enumerate(scenario.fighters):
             require(
