@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import gymnasium as gym
 import numpy as np
 import pytest
 
 import duelo  # noqa: F401
 from duelo.agents import RandomPolicy
-from duelo.envs.core.ruleset import IllegalActionError
+from duelo.envs.core.duel_env import DuelEnv
+from duelo.envs.core.observation import ObservationSpec, ObsKey
+from duelo.envs.core.ruleset import IllegalActionError, Outcome
 from duelo.envs.infierno import Action, InfiernoEnv
 
 
@@ -100,3 +104,48 @@ def test_ansi_render_narrates_every_die() -> None:
     silent = gym.make("duelo/Infierno-v0")
     silent.reset(seed=2)
     assert silent.render() is None
+
+
+class FirstMoveWins:
+    """A toy ruleset: seat 0 always moves first, and its move ends the duel."""
+
+    system = "toy"
+    version = 0
+    actions = IntEnum("ToyAction", {"WIN": 0})
+    observation_spec = ObservationSpec(
+        tuple(ObsKey(name, name, 0, 1) for name in ("initiative", "hp", "range"))
+    )
+    round_cap = 1
+
+    def new_duel(self, dice):  # noqa: ANN001, ANN201
+        return {"over": False}
+
+    def to_act(self, state):  # noqa: ANN001, ANN201
+        return None if state["over"] else 0
+
+    def legal_actions(self, state, seat):  # noqa: ANN001, ANN201
+        return np.array([self.to_act(state) == seat])
+
+    def apply(self, state, seat, action, dice):  # noqa: ANN001, ANN201
+        state["over"] = True
+
+    def outcome(self, state):  # noqa: ANN001, ANN201
+        return Outcome(0, "first move") if state["over"] else None
+
+    def observe(self, state, seat):  # noqa: ANN001, ANN201
+        return self.observation_spec.split(np.zeros(3, np.float32))
+
+    def round(self, state):  # noqa: ANN001, ANN201
+        return 1
+
+    def events(self, state):  # noqa: ANN001, ANN201
+        return []
+
+
+def test_reset_gives_up_on_an_opponent_that_never_lets_the_learner_act() -> None:
+    env = DuelEnv(FirstMoveWins(), RandomPolicy(), learner_seat=1)
+    with pytest.raises(RuntimeError, match="ended 1000 duels in a row before seat 1"):
+        env.reset(seed=0)
+    env = DuelEnv(FirstMoveWins(), RandomPolicy(), learner_seat=0)
+    _, info = env.reset(seed=0)
+    assert info["action_mask"].tolist() == [True]

@@ -17,6 +17,8 @@ from duelo.envs.core.policy import Policy
 from duelo.envs.core.ruleset import IllegalActionError, Outcome, Ruleset, check_legal
 
 IllegalActionMode = Literal["raise", "penalize"]
+MAX_DEALS = 1000
+"""Duels dealt at one reset before giving up on an opponent that never lets the learner act."""
 
 
 class DuelEnv(gym.Env):
@@ -88,13 +90,17 @@ class DuelEnv(gym.Env):
         self.seat = (
             self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
         )
-        while True:  # Gymnasium has no terminal first observation: deal again
+        for _ in range(MAX_DEALS):  # Gymnasium has no terminal first observation: deal again
             self._mask = None
             self.state = self.ruleset.new_duel(self.dice)
             self._play_opponent()
             self.result = self.ruleset.outcome(self.state)
             if self.result is None:
                 return self._observation(), self._info()
+        raise RuntimeError(
+            f"{self.ruleset.system}: the opponent {self.opponent.name!r} ended {MAX_DEALS} duels "
+            f"in a row before seat {self.seat} could decide anything"
+        )
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self.state is None:
