@@ -12,9 +12,13 @@ from duelo.envs.core.dice import GeneratorDice
 from duelo.registration import SYSTEMS
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
-    (name, {"scenario": scenario}) for name, info in SYSTEMS.items() for scenario in info.scenarios
+    (name, {"scenario": scenario} if scenario else {})
+    for name, info in SYSTEMS.items()
+    for scenario in info.scenarios or (None,)
 ]
-# Infierno options that open other code paths: agent crit choices, repeats, concealment.
+# Options and fighters that open other code paths: agent crit choices, repeats,
+# concealment, two weapons, surprise; light reloads, rolled PNJ initiative, heavy
+# armour; the faithful duel, first blood, a small deck.
 VARIANTS += [
     ("infierno", {"options": {"crit_choice": "agent", "both_miss": "always_repeat"}}),
     ("infierno", {"scenario": "brawl", "options": {"lighting": "total_concealment"}}),
@@ -27,10 +31,21 @@ VARIANTS += [
             "options": {"stun_duration": "end_of_round", "staredown_penalty": "C"},
         },
     ),
+    ("esgrima", {"fighters": ("brute", "musketeer"), "options": {"light_reload": "action"}}),
+    (
+        "esgrima",
+        {
+            "fighters": ("swashbuckler", "duelist"),
+            "scenario": "open_square",
+            "options": {"npc_initiative": "roll"},
+        },
+    ),
+    ("esgrima_duel", {"options": {"duel_variant": "faithful", "duel_end": "first_blood"}}),
+    ("esgrima_duel", {"fighters": ("brute", "swashbuckler"), "options": {"deck_copies": 2}}),
 ]
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     variant=st.sampled_from(VARIANTS),
     seed=st.integers(0, 2**32 - 1),
