@@ -32,6 +32,16 @@ class ObsKey:
         return prod(self.shape)
 
 
+class FlatBackedObservation(dict):
+    """A Dict observation whose values are views into one flat vector, `flat`.
+
+    Rulesets build observations this way (one array per observation, the hot
+    path), so the flat view costs nothing.
+    """
+
+    flat: np.ndarray
+
+
 class ObservationSpec:
     """The declared keys of one system, and every view built from them."""
 
@@ -67,15 +77,22 @@ class ObservationSpec:
     def flat_space(self) -> spaces.Box:
         return spaces.Box(self.low, self.high, dtype=np.float32)
 
-    def split(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+    def split(self, flat: np.ndarray) -> FlatBackedObservation:
         """The Dict view of a flat observation (each value a view into `flat`)."""
-        return {
-            name: flat[start:stop] if shape is None else flat[start:stop].reshape(shape)
+        observation = FlatBackedObservation(
+            (name, flat[start:stop] if shape is None else flat[start:stop].reshape(shape))
             for name, start, stop, shape in self._layout
-        }
+        )
+        observation.flat = flat
+        return observation
 
     def flatten(self, observation: dict[str, np.ndarray]) -> np.ndarray:
-        """The flat view: the keys' values concatenated in declaration order."""
+        """The flat view: the keys' values concatenated in declaration order.
+
+        An observation made by `split` already is that vector underneath: no copy.
+        """
+        if isinstance(observation, FlatBackedObservation):
+            return observation.flat
         return np.concatenate([observation[key.name].ravel() for key in self.keys])
 
     def slice_of(self, name: str) -> slice:
