@@ -52,7 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     train.add_argument("--timesteps", type=int, help="override n_timesteps")
     train.add_argument("--seed", type=int, help="override the seed")
     train.add_argument("--out", type=Path, default=Path("runs/latest"), help="run directory")
-    train.add_argument("--resume", action="store_true", help="continue a killed run in --out")
+    train.add_argument(
+        "--resume", action="store_true", help="continue a killed run in --out, with its settings"
+    )
     export = commands.add_parser("export", help="turn a training run into a brain folder")
     export.add_argument("run", type=Path, help="the run directory of duelo train")
     export.add_argument("--out", type=Path, required=True, help="e.g. brains/NAME")

@@ -6,6 +6,7 @@ the documented long command (README, Training).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import gymnasium as gym
@@ -112,7 +113,8 @@ def test_same_seed_same_weights(tmp_path: Path) -> None:
 
 
 def test_a_killed_run_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    settings = short(n_timesteps=4096, eval_every=10**6, checkpoint_every=1024)
+    # every evaluation promotes a snapshot, so the resumed run must reload the pool
+    settings = short(n_timesteps=4096, eval_every=1024, checkpoint_every=1024, promote_score=0.0)
     original = training.TrainingLoop.checkpoint
 
     def checkpoint_then_die(self: training.TrainingLoop) -> None:
@@ -126,8 +128,11 @@ def test_a_killed_run_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(training.TrainingLoop, "checkpoint", original)
     with pytest.raises(FileExistsError, match="--resume"):
         training.train(settings, tmp_path)
+    saved = json.loads((tmp_path / training.STATE).read_text())
+    assert saved["snapshots"] == ["step_1024", "step_2048"]
     brain = training.train(settings, tmp_path, resume=True)
     assert load_brain(brain).manifest["evaluation"]["timesteps"] >= 4096
+    assert json.loads((tmp_path / training.STATE).read_text())["snapshots"][-1] == "step_4096"
 
 
 def test_export_writes_a_loadable_brain(trained: Path, tmp_path: Path) -> None:
@@ -140,8 +145,6 @@ def test_export_writes_a_loadable_brain(trained: Path, tmp_path: Path) -> None:
 
 
 def test_export_best_takes_the_best_evaluated_brain(trained: Path, tmp_path: Path) -> None:
-    import json
-
     state = json.loads((trained / training.STATE).read_text())
     scores = []
     for line in (trained / training.EVALUATIONS).read_text().splitlines():

@@ -39,6 +39,8 @@ NORMALIZER = "normalizer.npz"
 STATE = "state.json"
 EVALUATIONS = "evaluations.csv"
 LATEST_BRAIN = "brain"
+SNAPSHOTS = "snapshots"
+"""Brains of the learner at each evaluation (and `final`), the self-play pool's source."""
 
 
 class OpponentPool:
@@ -49,7 +51,8 @@ class OpponentPool:
         weights = np.asarray(settings.opponent_weights or [1.0] * len(self.scripted), float)
         self.weights = weights / weights.sum()
         self.snapshots: list[Policy] = []
-        self.snapshot_paths: list[str] = []
+        self.snapshot_names: list[str] = []
+        """Folder names under the run's snapshots/ (kept in state.json for --resume)."""
         self.snapshot_share = settings.snapshot_share
         self.max_snapshots = settings.max_snapshots
         self.rng = rng
@@ -59,12 +62,12 @@ class OpponentPool:
             return self.snapshots[int(self.rng.integers(len(self.snapshots)))]
         return self.scripted[int(self.rng.choice(len(self.scripted), p=self.weights))]
 
-    def add_snapshot(self, path: str, system: str) -> None:
-        self.snapshots.append(load_brain(path, system))
-        self.snapshot_paths.append(path)
+    def add_snapshot(self, folder: Path, system: str) -> None:
+        self.snapshots.append(load_brain(folder, system))
+        self.snapshot_names.append(folder.name)
         if len(self.snapshots) > self.max_snapshots:
             self.snapshots.pop(0)
-            self.snapshot_paths.pop(0)
+            self.snapshot_names.pop(0)
 
 
 class PoolOpponent(gym.Wrapper):
@@ -170,7 +173,7 @@ class TrainingLoop(BaseCallback):
         )
 
     def evaluate_and_promote(self, steps: int) -> None:
-        snapshot = self.export(self.run / "snapshots" / f"step_{steps}", {})
+        snapshot = self.export(self.run / SNAPSHOTS / f"step_{steps}", {})
         results = evaluate(snapshot, self.settings, seed=self.settings.seed + steps)
         self.state["last_evaluation"] = {"timesteps": steps, "against": results}
         with (self.run / EVALUATIONS).open("a", newline="", encoding="utf-8") as stream:
@@ -190,14 +193,14 @@ class TrainingLoop(BaseCallback):
         self.logger.record("eval/mean_score", mean_score)
         self.remember_if_best(snapshot, self.state["last_evaluation"], mean_score)
         if self.settings.self_play and mean_score >= self.settings.promote_score:
-            self.pool.add_snapshot(str(snapshot), self.settings.system)
-            self.state["snapshots"] = list(self.pool.snapshot_paths)
+            self.pool.add_snapshot(snapshot, self.settings.system)
+            self.state["snapshots"] = list(self.pool.snapshot_names)
 
     def remember_if_best(self, brain: Path, evaluation: dict[str, Any], mean_score: float) -> None:
         """Track the best-evaluated brain (rl-zoo3's best model): `duelo export --best`."""
         if mean_score > self.state["best"].get("mean_score", -1.0):
             self.state["best"] = {
-                "brain": str(brain),
+                "snapshot": brain.name,
                 "mean_score": mean_score,
                 "evaluation": evaluation,
             }
@@ -246,8 +249,8 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
 
     # --- envs: n_envs in one process, observations normalised ---
     pool = OpponentPool(settings, np.random.default_rng([settings.seed, state["timesteps"]]))
-    for path in state["snapshots"]:
-        pool.add_snapshot(path, settings.system)
+    for name in state["snapshots"]:
+        pool.add_snapshot(run / SNAPSHOTS / name, settings.system)
     venv = VecNormalize(
         DummyVecEnv([make_env(settings, pool) for _ in range(settings.n_envs)]),
         norm_obs=True,
@@ -301,7 +304,7 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
         model.learn(remaining, callback=loop, reset_num_timesteps=not resume)
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    final = loop.export(run / "snapshots" / "final", {})
+    final = loop.export(run / SNAPSHOTS / "final", {})
     results = evaluate(final, settings, seed=settings.seed + 1)
     state["last_evaluation"] = {"timesteps": model.num_timesteps, "against": results}
     loop.remember_if_best(
@@ -320,7 +323,7 @@ def export_run(run: Path, out: Path, best: bool = False) -> Path:
         record = json.loads((run / STATE).read_text(encoding="utf-8"))["best"]
         if not record:
             raise FileNotFoundError(f"{run / STATE}: no evaluation has been recorded yet")
-        return copy_brain(Path(record["brain"]), out, record["evaluation"])
+        return copy_brain(run / SNAPSHOTS / record["snapshot"], out, record["evaluation"])
     settings = load_settings(run / SETTINGS_FILE)
     model = model_class(settings).load(run / CHECKPOINT, device="cpu")
     state = json.loads((run / STATE).read_text(encoding="utf-8"))
