@@ -25,6 +25,13 @@ SEATS = (0, 1)
 """Every duel has two seats; seat 0 is side A, seat 1 side B."""
 
 
+def seat_names(first: str, second: str) -> tuple[str, str]:
+    """Names for the narration: "(A)" and "(B)" tell two fighters of one name apart."""
+    if first == second:
+        return f"{first} (A)", f"{second} (B)"
+    return first, second
+
+
 @dataclass(frozen=True)
 class Event:
     """One line of the duel's narration: a roll, an effect, a decision."""

@@ -20,7 +20,7 @@ import numpy as np
 
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.observation import ObservationSpec, ObsKey
-from duelo.envs.core.ruleset import SEATS, Event, Outcome
+from duelo.envs.core.ruleset import SEATS, Event, Outcome, seat_names
 from duelo.envs.esgrima.mechanics import (
     Body,
     Card,
@@ -175,9 +175,7 @@ class EsgrimaDuelRuleset:
     # --- the ruleset interface ---------------------------------------------------
 
     def new_duel(self, dice: Dice) -> EsgrimaDuelState:
-        names = [c.name for c in self.characters]
-        if names[0] == names[1]:
-            names = [f"{names[0]} (A)", f"{names[1]} (B)"]
+        names = seat_names(*(c.name for c in self.characters))
         sides = [DuelSide(c, n, Body.of(c)) for c, n in zip(self.characters, names, strict=True)]
         cards = [card for card in Card for _ in range(self.options.deck_copies)]
         deck = self.fixed_deck if self.fixed_deck is not None else _shuffled(cards, dice)

@@ -17,7 +17,7 @@ import numpy as np
 
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.observation import ObservationSpec, ObsKey
-from duelo.envs.core.ruleset import SEATS, Event, Outcome
+from duelo.envs.core.ruleset import SEATS, Event, Outcome, seat_names
 from duelo.envs.esgrima.mechanics import Body, first_by_initiative, roll_initiative, roll_test
 from duelo.envs.esgrima.setup import (
     MAX_OBJECTS,
@@ -252,9 +252,7 @@ class EsgrimaSkirmishRuleset:
     # --- the ruleset interface ---------------------------------------------------
 
     def new_duel(self, dice: Dice) -> SkirmishState:
-        names = [c.name for c in self.characters]
-        if names[0] == names[1]:
-            names = [f"{names[0]} (A)", f"{names[1]} (B)"]
+        names = seat_names(*(c.name for c in self.characters))
         fighters = [
             Combatant(
                 c,

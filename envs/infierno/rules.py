@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from duelo.envs.core.dice import Dice
-from duelo.envs.core.ruleset import SEATS, Event, Outcome
+from duelo.envs.core.ruleset import SEATS, Event, Outcome, seat_names
 from duelo.envs.infierno import combat
 from duelo.envs.infierno.observation import OBSERVATION_SPEC, observe
 from duelo.envs.infierno.setup import (
@@ -212,9 +212,7 @@ class InfiernoRuleset:
         ]
         if self.scenario.drawn[seat] and carried:
             carried[0].place = Place.MAIN_HAND
-        name = character.name
-        if self.characters[0].name == self.characters[1].name:
-            name += " (A)" if seat == 0 else " (B)"
+        name = seat_names(*(c.name for c in self.characters))[seat]
         return Fighter(
             character=character,
             name=name,
