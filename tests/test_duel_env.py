@@ -133,7 +133,7 @@ class FirstMoveWins:
         return Outcome(0, "first move") if state["over"] else None
 
     def observe(self, state, seat):  # noqa: ANN001, ANN201
-        return self.observation_spec.split(np.zeros(3, np.float32))
+        return np.zeros(3, np.float32)
 
     def round(self, state):  # noqa: ANN001, ANN201
         return 1

@@ -66,7 +66,7 @@ def test_random_legal_play_keeps_the_invariants(
         assert mask.any(), "a seat to act must have a legal action"
         assert not ruleset.legal_actions(state, 1 - seat).any(), "only one seat decides"
         for each in (0, 1):
-            observation = ruleset.observe(state, each)
+            observation = spec.split(ruleset.observe(state, each))
             assert space.contains(observation)  # bounds include HP >= 0
             assert np.all(observation["hp"] <= observation["hp_max"])
         action = data.draw(st.sampled_from(np.flatnonzero(mask).tolist()))

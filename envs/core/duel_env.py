@@ -72,8 +72,12 @@ class DuelEnv(gym.Env):
         self.flat_observation = flat_observation
         self.render_mode = render_mode
         self.action_space = gym.spaces.Discrete(len(ruleset.actions))
-        spec = ruleset.observation_spec
-        self.observation_space = spec.flat_space() if flat_observation else spec.dict_space()
+        self.observation_spec = ruleset.observation_spec
+        self.observation_space = (
+            self.observation_spec.flat_space()
+            if flat_observation
+            else self.observation_spec.dict_space()
+        )
         self.state: Any = None
         self.seat = 0
         self.result: Outcome | None = None
@@ -144,19 +148,17 @@ class DuelEnv(gym.Env):
 
     def _play_opponent(self) -> None:
         """Let the opponent decide until the learner must act or the duel ends."""
-        opponent_seat = 1 - self.seat
-        while self.ruleset.to_act(self.state) == opponent_seat:
-            mask = self.ruleset.legal_actions(self.state, opponent_seat)
-            observation = self.ruleset.observe(self.state, opponent_seat)
+        ruleset, state, opponent_seat = self.ruleset, self.state, 1 - self.seat
+        while ruleset.to_act(state) == opponent_seat:
+            mask = ruleset.legal_actions(state, opponent_seat)
+            observation = self.observation_spec.view(ruleset.observe(state, opponent_seat))
             action = int(self.opponent.act(observation, mask, self.np_random))
-            check_legal(self.ruleset, self.state, opponent_seat, action, mask)
-            self.ruleset.apply(self.state, opponent_seat, action, self.dice)
+            check_legal(ruleset, state, opponent_seat, action, mask)
+            ruleset.apply(state, opponent_seat, action, self.dice)
 
     def _observation(self) -> Any:
-        observation = self.ruleset.observe(self.state, self.seat)
-        if self.flat_observation:
-            return self.ruleset.observation_spec.flatten(observation)
-        return observation
+        flat = self.ruleset.observe(self.state, self.seat)
+        return flat if self.flat_observation else self.observation_spec.split(flat)
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_masks(), "seat": self.seat}

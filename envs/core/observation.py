@@ -3,10 +3,16 @@
 Each system lists its keys (name, meaning, bounds, shape) in one tuple. The
 Gymnasium `Dict` space, the flat-vector view for MLPs and the docstring table
 are all built from that tuple, so they cannot drift apart (STYLE #5).
+
+A ruleset observes into one flat float32 vector laid out by that tuple. The
+keyed views are made from it only where something reads keys: `split` for a
+learner's Dict observation (a real dict, as Gymnasium requires), `view` for a
+policy, which pays only for the keys it reads.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from math import prod
 
@@ -33,13 +39,40 @@ class ObsKey:
 
 
 class FlatBackedObservation(dict):
-    """A Dict observation whose values are views into one flat vector, `flat`.
-
-    Rulesets build observations this way (one array per observation, the hot
-    path), so the flat view costs nothing.
-    """
+    """A Dict observation whose values are views into one flat vector, `flat`,
+    so flattening it again (a brain reading a Dict observation) costs nothing."""
 
     flat: np.ndarray
+
+
+class ObservationView(Mapping[str, np.ndarray]):
+    """A policy's read-only Dict view of one flat observation, `flat`.
+
+    Each key's array (a view into `flat`) is made on its first read: a policy
+    that reads a few keys, or none (random play, a brain reading `flat`), does
+    not pay for making all of them.
+    """
+
+    __slots__ = ("flat", "_spec", "_made")
+
+    def __init__(self, spec: ObservationSpec, flat: np.ndarray) -> None:
+        self.flat = flat
+        self._spec = spec
+        self._made: dict[str, np.ndarray] = {}
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        made = self._made.get(name)
+        if made is None:
+            start, stop, shape = self._spec.layout[name]
+            made = self.flat[start:stop] if shape is None else self.flat[start:stop].reshape(shape)
+            self._made[name] = made
+        return made
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._spec.layout)
+
+    def __len__(self) -> int:
+        return len(self._spec.layout)
 
 
 class ObservationSpec:
@@ -59,10 +92,10 @@ class ObservationSpec:
         for key in keys:
             self._offsets[key.name] = (start, start + key.size)
             start += key.size
-        # (name, start, stop, shape to reshape to, or None when a slice is already right)
-        self._layout = [
-            (k.name, *self._offsets[k.name], None if len(k.shape) == 1 else k.shape) for k in keys
-        ]
+        self.layout: dict[str, tuple[int, int, tuple[int, ...] | None]] = {
+            k.name: (*self._offsets[k.name], None if len(k.shape) == 1 else k.shape) for k in keys
+        }
+        """name -> (start, stop, shape to reshape to, or None when a slice is already right)."""
         self.low = np.concatenate([np.full(k.size, k.low, np.float32) for k in keys])
         self.high = np.concatenate([np.full(k.size, k.high, np.float32) for k in keys])
 
@@ -78,20 +111,24 @@ class ObservationSpec:
         return spaces.Box(self.low, self.high, dtype=np.float32)
 
     def split(self, flat: np.ndarray) -> FlatBackedObservation:
-        """The Dict view of a flat observation (each value a view into `flat`)."""
+        """The Dict observation of a learner: every key, each a view into `flat`."""
         observation = FlatBackedObservation(
             (name, flat[start:stop] if shape is None else flat[start:stop].reshape(shape))
-            for name, start, stop, shape in self._layout
+            for name, (start, stop, shape) in self.layout.items()
         )
         observation.flat = flat
         return observation
 
-    def flatten(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+    def view(self, flat: np.ndarray) -> ObservationView:
+        """The observation handed to a policy: keys made only when read."""
+        return ObservationView(self, flat)
+
+    def flatten(self, observation: Mapping[str, np.ndarray]) -> np.ndarray:
         """The flat view: the keys' values concatenated in declaration order.
 
-        An observation made by `split` already is that vector underneath: no copy.
+        An observation made by `split` or `view` already is that vector underneath: no copy.
         """
-        if isinstance(observation, FlatBackedObservation):
+        if isinstance(observation, FlatBackedObservation | ObservationView):
             return observation.flat
         return np.concatenate([observation[key.name].ravel() for key in self.keys])
 

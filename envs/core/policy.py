@@ -7,6 +7,7 @@ observation) and the legal-action mask, never the hidden state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -21,9 +22,14 @@ class Policy(Protocol):
 
     def act(
         self,
-        observation: dict[str, np.ndarray],
+        observation: Mapping[str, np.ndarray],
         action_mask: np.ndarray,
         rng: np.random.Generator,
     ) -> int:
-        """Return the index of a legal action (`action_mask[action]` is True)."""
+        """Return the index of a legal action (`action_mask[action]` is True).
+
+        `observation` maps each key of the system's observation spec to its array
+        (an `ObservationView`: arrays are made as they are read; its `flat` is the
+        whole vector).
+        """
         ...

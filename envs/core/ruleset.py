@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
@@ -32,13 +32,24 @@ def seat_names(first: str, second: str) -> tuple[str, str]:
     return first, second
 
 
-@dataclass(frozen=True)
-class Event:
-    """One line of the duel's narration: a roll, an effect, a decision."""
+class Event(NamedTuple):
+    """One line of the duel's narration: a roll, an effect, a decision.
+
+    The line is kept as a `str.format` template and the values it names, taken
+    when it happened, and is written out only when read: the duels nobody reads
+    (training, tournaments) never pay for formatting their narration.
+    """
 
     round: int
     seat: int | None
-    text: str
+    template: str
+    values: tuple[Any, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The narrated line, capitalised (it may open with a name like "the outlaw")."""
+        text = self.template.format(*self.values) if self.values else self.template
+        return text[:1].upper() + text[1:]
 
 
 @dataclass(frozen=True)
@@ -91,8 +102,9 @@ class Ruleset(Protocol, Generic[StateT]):
         """The result once the duel is over (a round cap included), else None."""
         ...
 
-    def observe(self, state: StateT, seat: int) -> dict[str, np.ndarray]:
-        """What `seat` may see now, as arrays matching `observation_spec`."""
+    def observe(self, state: StateT, seat: int) -> np.ndarray:
+        """What `seat` may see now: one new float32 vector laid out by `observation_spec`
+        (its `split` and `view` give the keyed Dict)."""
         ...
 
     def round(self, state: StateT) -> int:

@@ -34,8 +34,12 @@ class DuelResult:
 def duel_streams(
     seed: int,
 ) -> tuple[GeneratorDice, tuple[np.random.Generator, np.random.Generator]]:
-    """The dice and the two seats' generators of the duel with this seed."""
-    dice, seat0, seat1 = np.random.SeedSequence(seed).spawn(3)
+    """The dice and the two seats' generators of the duel with this seed.
+
+    They are the three children that `SeedSequence(seed).spawn(3)` would give,
+    made directly (spawn keys 0, 1, 2) without first building their parent.
+    """
+    dice, seat0, seat1 = (np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(3))
     return (
         GeneratorDice(np.random.default_rng(dice)),
         (np.random.default_rng(seat0), np.random.default_rng(seat1)),
@@ -55,7 +59,7 @@ def play_duel(
     while (seat := ruleset.to_act(state)) is not None:
         policy = policies[seat]
         mask = ruleset.legal_actions(state, seat)
-        observation = ruleset.observe(state, seat)
+        observation = ruleset.observation_spec.view(ruleset.observe(state, seat))
         started = time.perf_counter()
         try:
             action = int(policy.act(observation, mask, rngs[seat]))

@@ -105,8 +105,9 @@ class EsgrimaDuelState:
     def faithful(self) -> bool:
         return self.options.duel_variant == "faithful"
 
-    def say(self, seat: int | None, text: str) -> None:
-        self.log.append(Event(self.exchange, seat, text[:1].upper() + text[1:]))
+    def say(self, seat: int | None, template: str, *values: Any) -> None:
+        """Log one line of narration: a `str.format` template and its values (see `Event`)."""
+        self.log.append(Event(self.exchange, seat, template, values))
 
 
 NOT_REVEALED = len(Card) + 1
@@ -180,7 +181,9 @@ class EsgrimaDuelRuleset:
         cards = [card for card in Card for _ in range(self.options.deck_copies)]
         deck = self.fixed_deck if self.fixed_deck is not None else _shuffled(cards, dice)
         state = EsgrimaDuelState(self.options, sides, list(deck))
-        state.say(None, f"Fencing duel ({self.options.duel_variant}): {names[0]} vs {names[1]}")
+        state.say(
+            None, "Fencing duel ({}): {} vs {}", self.options.duel_variant, names[0], names[1]
+        )
         for seat in self._holders(state):
             _draw(state, seat, HAND_SIZE, dice)
         self._roll_for_foco(state, dice)
@@ -209,14 +212,14 @@ class EsgrimaDuelRuleset:
         action = DuelAction(action)
         side = state.sides[seat]
         if action == DuelAction.SURRENDER:
-            state.say(seat, f"{side.name} lowers the blade and SURRENDERS")
+            state.say(seat, "{} lowers the blade and SURRENDERS", side.name)
             self._finish(state, Outcome(1 - seat, f"{side.name} surrenders"))
             return
         if action < REPOSITION:
             card = Card(action)
             side.hand.remove(card)
             state.commits[seat] = Commit(card)
-            state.say(seat, f"{side.name} plays {_card_name(card)}")
+            state.say(seat, "{} plays {}", side.name, _card_name(card))
         else:
             bits = action - REPOSITION
             discards = [c for slot, c in enumerate(side.hand) if bits >> slot & 1]
@@ -225,14 +228,14 @@ class EsgrimaDuelRuleset:
             state.discard += discards  # discarded before drawing back up (seed)
             state.commits[seat] = Commit(None)
             shown = ", ".join(_card_name(c) for c in discards) or "nothing"
-            state.say(seat, f"{side.name} repositions, discarding {shown}")
+            state.say(seat, "{} repositions, discarding {}", side.name, shown)
             _draw(state, seat, HAND_SIZE - len(side.hand), dice)  # §8.1 item 6: drawn now
         self._advance(state, dice)
 
     def outcome(self, state: EsgrimaDuelState) -> Outcome | None:
         return state.result
 
-    def observe(self, state: EsgrimaDuelState, seat: int) -> dict[str, np.ndarray]:
+    def observe(self, state: EsgrimaDuelState, seat: int) -> np.ndarray:
         me, them = state.sides[seat], state.sides[1 - seat]
         values: list[float] = [
             me.initiative,
@@ -261,7 +264,7 @@ class EsgrimaDuelRuleset:
         values += [state.discard.count(card) for card in Card]
         values += [len(state.deck), len(them.hand)]
         values += [state.options.duel_end == "first_blood", min(state.exchange, 999)]
-        return OBSERVATION_SPEC.split(np.array(values, dtype=np.float32))
+        return np.array(values, dtype=np.float32)
 
     def round(self, state: EsgrimaDuelState) -> int:
         return state.exchange
@@ -281,19 +284,19 @@ class EsgrimaDuelRuleset:
             # faithful: the PJ (seat 0) rolls 2d6 and the PNJ keeps 7.5, also after an
             # Insulto (§10 #13); symmetric: both roll 2d6 (§8.1 item 14)
             side.initiative, note = roll_initiative(dice, side.name, state.faithful and seat == 1)
-            state.say(seat, f"Initiative: {note}")
+            state.say(seat, "Initiative: {}", note)
         first, notes = first_by_initiative(
             dice, (state.sides[0].initiative, state.sides[1].initiative)
         )
         for note in notes:
             state.say(None, note)
         state.foco = first
-        state.say(first, f"{state.sides[first].name} holds Foco")
+        state.say(first, "{} holds Foco", state.sides[first].name)
 
     def _start_exchange(self, state: EsgrimaDuelState, dice: Dice) -> None:
         state.commits = {}
         state.phase = DuelPhase.FIRST
-        state.say(None, f"--- Exchange {state.exchange} ---")
+        state.say(None, "--- Exchange {} ---", state.exchange)
         if state.faithful and state.foco == 0:
             # the PNJ lacks Foco: its card is turned over first (§8.1 item 6)
             self._turn_over_pnj_card(state, dice)
@@ -302,7 +305,7 @@ class EsgrimaDuelRuleset:
     def _turn_over_pnj_card(self, state: EsgrimaDuelState, dice: Dice) -> None:
         card = _draw_one(state, dice)
         state.commits[1] = Commit(card)
-        state.say(1, f"{state.sides[1].name} turns over {_card_name(card)}")
+        state.say(1, "{} turns over {}", state.sides[1].name, _card_name(card))
 
     def _advance(self, state: EsgrimaDuelState, dice: Dice) -> None:
         if state.phase == DuelPhase.FIRST:
@@ -364,7 +367,7 @@ class EsgrimaDuelRuleset:
             return
         card = commits[winner].card
         assert card is not None
-        state.say(winner, f"{_card_name(card)} of {state.sides[winner].name} takes effect")
+        state.say(winner, "{} of {} takes effect", _card_name(card), state.sides[winner].name)
         self._effect(state, winner, card, dice)
 
     def _test(
@@ -377,8 +380,15 @@ class EsgrimaDuelRuleset:
         plural = "" if successes == 1 else "es"
         state.say(
             seat,
-            f"{state.sides[seat].name}'s {what}{label}: {len(faces)}d6 {faces} "
-            f"vs {value} -> {successes} success{plural}",
+            "{}'s {}{}: {}d6 {} vs {} -> {} success{}",
+            state.sides[seat].name,
+            what,
+            label,
+            len(faces),
+            faces,
+            value,
+            successes,
+            plural,
         )
         return successes
 
@@ -386,20 +396,20 @@ class EsgrimaDuelRuleset:
         """Seed: Las cartas de duelo."""
         if card in (Card.ESTOCADA_ALTA, Card.TAJO_CIRCULAR):
             damage, face = d3(dice, "1d3 damage")
-            state.say(actor, f"1d3 damage: d6 {face} -> {damage}")
+            state.say(actor, "1d3 damage: d6 {} -> {}", face, damage)
             self._hurt(state, actor, damage)
         elif card == Card.ESTOCADA_PROFUNDA:
             self._hurt(state, actor, 2)
         elif card in (Card.TRETA, Card.FINTA):
             if state.foco != actor:
                 state.foco = actor
-                state.say(actor, f"{state.sides[actor].name} steals Foco")
+                state.say(actor, "{} steals Foco", state.sides[actor].name)
             else:
                 self._hurt(state, actor, 1)
         else:  # Insulto: Foco is cancelled, initiative rolled again, 1 PG recovered
             body = state.sides[actor].body
             body.pg = min(body.pg_max, body.pg + 1)
-            state.say(actor, f"{state.sides[actor].name} recovers to {body.pg} PG")
+            state.say(actor, "{} recovers to {} PG", state.sides[actor].name, body.pg)
             self._roll_for_foco(state, dice)
 
     def _hurt(self, state: EsgrimaDuelState, actor: int, damage: int) -> None:
@@ -408,8 +418,13 @@ class EsgrimaDuelRuleset:
         lost = target.body.take_damage(damage)
         state.say(
             actor,
-            f"{damage} PG at {target.name}: armour {armour_before} -> "
-            f"{target.body.armour_pts}, PG {target.body.pg}/{target.body.pg_max}",
+            "{} PG at {}: armour {} -> {}, PG {}/{}",
+            damage,
+            target.name,
+            armour_before,
+            target.body.armour_pts,
+            target.body.pg,
+            target.body.pg_max,
         )
         if target.body.out:
             self._finish(state, Outcome(actor, f"{target.name} falls"))
@@ -419,7 +434,7 @@ class EsgrimaDuelRuleset:
     def _finish(self, state: EsgrimaDuelState, outcome: Outcome) -> None:
         state.result = outcome
         state.phase = DuelPhase.OVER
-        state.say(None, f"Duel over: {outcome.reason}")
+        state.say(None, "Duel over: {}", outcome.reason)
 
 
 def _shuffled(cards: list[Card], dice: Dice) -> list[Card]:
@@ -435,7 +450,7 @@ def _draw_one(state: EsgrimaDuelState, dice: Dice) -> Card:
     """The top card; an empty deck is the shuffled discard pile (§10 #11)."""
     if not state.deck:
         state.deck, state.discard = _shuffled(state.discard, dice), []
-        state.say(None, f"The discard pile is shuffled into a new deck of {len(state.deck)}")
+        state.say(None, "The discard pile is shuffled into a new deck of {}", len(state.deck))
     return state.deck.pop(0)
 
 

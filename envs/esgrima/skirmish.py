@@ -168,8 +168,9 @@ class SkirmishState:
     def distance(self) -> int:
         return abs(self.fighters[0].zone - self.fighters[1].zone)
 
-    def say(self, seat: int | None, text: str) -> None:
-        self.log.append(Event(self.round, seat, text[:1].upper() + text[1:]))
+    def say(self, seat: int | None, template: str, *values: Any) -> None:
+        """Log one line of narration: a `str.format` template and its values (see `Event`)."""
+        self.log.append(Event(self.round, seat, template, values))
 
 
 OBSERVATION_SPEC = ObservationSpec(
@@ -268,13 +269,16 @@ class EsgrimaSkirmishRuleset:
         )
         state.say(
             None,
-            f"Skirmish on {self.layout.id}: {names[0]} vs {names[1]}, "
-            f"{BANDS[band(state.distance())]}",
+            "Skirmish on {}: {} vs {}, {}",
+            self.layout.id,
+            names[0],
+            names[1],
+            BANDS[band(state.distance())],
         )
         for seat, fighter in enumerate(fighters):
             fixed = fighter.character.role == "pnj" and self.options.npc_initiative == "fixed"
             fighter.initiative, note = roll_initiative(dice, fighter.name, fixed)
-            state.say(seat, f"Initiative: {note}")
+            state.say(seat, "Initiative: {}", note)
         first, notes = first_by_initiative(dice, (fighters[0].initiative, fighters[1].initiative))
         for note in notes:
             state.say(None, note)
@@ -365,9 +369,9 @@ class EsgrimaSkirmishRuleset:
         was_hidden = me.hidden
         if me.hidden and action not in QUIET:
             me.hidden = False
-            state.say(seat, f"{me.name} leaves hiding")
+            state.say(seat, "{} leaves hiding", me.name)
         if action == SkirmishAction.SURRENDER:
-            state.say(seat, f"{me.name} SURRENDERS")
+            state.say(seat, "{} SURRENDERS", me.name)
             self._finish(state, Outcome(1 - seat, f"{me.name} surrenders"), dice)
             return
         if action in MOVES:
@@ -386,7 +390,7 @@ class EsgrimaSkirmishRuleset:
     def outcome(self, state: SkirmishState) -> Outcome | None:
         return state.result
 
-    def observe(self, state: SkirmishState, seat: int) -> dict[str, np.ndarray]:
+    def observe(self, state: SkirmishState, seat: int) -> np.ndarray:
         me, them = state.fighters[seat], state.fighters[1 - seat]
         distance = state.distance()
         values: list[float] = [
@@ -434,7 +438,7 @@ class EsgrimaSkirmishRuleset:
                 values += [0] * 6
         values.append(min(state.round, 999))
         values += [b in state.blocked for b in range(MAX_ZONES - 1)]
-        return OBSERVATION_SPEC.split(np.array(values, dtype=np.float32))
+        return np.array(values, dtype=np.float32)
 
     def round(self, state: SkirmishState) -> int:
         return state.round
@@ -455,7 +459,7 @@ class EsgrimaSkirmishRuleset:
         if a != b:  # §10 #9: re-sorted each round, so Focalizar counts from the next one
             state.order = [0, 1] if a > b else [1, 0]
         state.turn_index = 0
-        state.say(None, f"--- Round {state.round} ---")
+        state.say(None, "--- Round {} ---", state.round)
         self._begin_turn(state, state.order[0])
 
     def _begin_turn(self, state: SkirmishState, seat: int) -> None:
@@ -466,7 +470,7 @@ class EsgrimaSkirmishRuleset:
         fighter.edge = False
         state.current = seat
         state.actions_left = ACTIONS_PER_TURN
-        state.say(seat, f"{fighter.name}'s turn")
+        state.say(seat, "{}'s turn", fighter.name)
 
     def _delay(self, state: SkirmishState, seat: int) -> None:
         """Seed (Retrasar el turno): act right after the opponent, keeping the new score.
@@ -479,7 +483,7 @@ class EsgrimaSkirmishRuleset:
         state.order = [1 - seat, seat]
         state.delayed_round = state.round
         state.say(
-            seat, f"{me.name} delays, acting after {them.name} (initiative {me.initiative:g})"
+            seat, "{} delays, acting after {} (initiative {:g})", me.name, them.name, me.initiative
         )
         self._begin_turn(state, 1 - seat)
 
@@ -506,7 +510,7 @@ class EsgrimaSkirmishRuleset:
     def _finish(self, state: SkirmishState, outcome: Outcome, dice: Dice) -> None:
         state.result = outcome
         state.current = None
-        state.say(None, f"Combat over: {outcome.reason}")
+        state.say(None, "Combat over: {}", outcome.reason)
         self._ammo_checks(state, dice)
 
     def _ammo_checks(self, state: SkirmishState, dice: Dice) -> None:
@@ -516,7 +520,12 @@ class EsgrimaSkirmishRuleset:
                 successes, faces = roll_test(dice, f.character.suerte, 0, "ammo check")
                 verdict = "keeps some ammunition" if successes else "has used it all up"
                 state.say(
-                    seat, f"Ammo check: {f.name} 2d6 {faces} vs {f.character.suerte} -> {verdict}"
+                    seat,
+                    "Ammo check: {} 2d6 {} vs {} -> {}",
+                    f.name,
+                    faces,
+                    f.character.suerte,
+                    verdict,
                 )
 
     # --- actions -------------------------------------------------------------------
@@ -559,14 +568,18 @@ class EsgrimaSkirmishRuleset:
         else:
             target = self._away_zone(state, seat)
             if target is None:  # §9 ASSUMPTION: leaving the map while Far is flight
-                state.say(seat, f"{me.name} flees the fight")
+                state.say(seat, "{} flees the fight", me.name)
                 self._finish(state, Outcome(1 - seat, f"{me.name} flees"), dice)
                 return
             me.zone = target
         me.in_cover = False  # §10 #17: cover lasts until leaving the zone
         state.say(
             seat,
-            f"{me.name} moves from zone {before} to {me.zone}: {BANDS[band(state.distance())]}",
+            "{} moves from zone {} to {}: {}",
+            me.name,
+            before,
+            me.zone,
+            BANDS[band(state.distance())],
         )
 
     def _attack(
@@ -616,8 +629,11 @@ class EsgrimaSkirmishRuleset:
             saved, save_faces = roll_test(dice, them.character.reflejos, -1, "evasion")
             state.say(
                 1 - seat,
-                f"{them.name} tries to evade: 1d6 {save_faces} vs "
-                f"{them.character.reflejos} -> {'evaded' if saved else 'hit'}",
+                "{} tries to evade: 1d6 {} vs {} -> {}",
+                them.name,
+                save_faces,
+                them.character.reflejos,
+                "evaded" if saved else "hit",
             )
             if saved:
                 return
@@ -629,8 +645,13 @@ class EsgrimaSkirmishRuleset:
         target.body.take_damage(damage)
         state.say(
             seat,
-            f"{damage} PG at {target.name}: armour {before} -> "
-            f"{target.body.armour_pts}, PG {target.body.pg}/{target.body.pg_max}",
+            "{} PG at {}: armour {} -> {}, PG {}/{}",
+            damage,
+            target.name,
+            before,
+            target.body.armour_pts,
+            target.body.pg,
+            target.body.pg_max,
         )
 
     def _other(
@@ -640,56 +661,70 @@ class EsgrimaSkirmishRuleset:
         c = me.character
         if action == SkirmishAction.EVADE:
             me.evading = True
-            state.say(seat, f"{me.name} gets ready to evade")
+            state.say(seat, "{} gets ready to evade", me.name)
         elif action == SkirmishAction.DRAW_WEAPON:
             me.in_hand = self._next_weapon(me)
-            state.say(seat, f"{me.name} draws the {me.weapons[me.in_hand].weapon.name}")
+            state.say(seat, "{} draws the {}", me.name, me.weapons[me.in_hand].weapon.name)
         elif action == SkirmishAction.RELOAD:
             held = me.held
             assert held is not None
             if me.reload_pending:  # Recarga lenta: the next Action reloads automatically
                 held.loaded = True
                 me.reload_pending = False
-                state.say(seat, f"{me.name} finishes reloading the {held.weapon.name}")
+                state.say(seat, "{} finishes reloading the {}", me.name, held.weapon.name)
             elif held.weapon.cls == "light_ranged":  # light_reload = action: no Test
                 held.loaded = True
-                state.say(seat, f"{me.name} reloads the {held.weapon.name}")
+                state.say(seat, "{} reloads the {}", me.name, held.weapon.name)
             else:
                 ok, faces = roll_test(dice, c.tecnica, int(foco), "reload (Técnica)")
                 held.loaded = bool(ok)
                 me.reload_pending = not ok
                 state.say(
                     seat,
-                    f"{me.name} reloads the {held.weapon.name}: {len(faces)}d6 "
-                    f"{faces} vs {c.tecnica} -> {'loaded' if ok else 'fumbling'}",
+                    "{} reloads the {}: {}d6 {} vs {} -> {}",
+                    me.name,
+                    held.weapon.name,
+                    len(faces),
+                    faces,
+                    c.tecnica,
+                    "loaded" if ok else "fumbling",
                 )
         elif action == SkirmishAction.FOCALIZAR:
             roll = dice.roll(6, "focalizar")
             me.initiative += roll
             me.foco_next = True  # seed: Foco for the next Action only
-            state.say(seat, f"{me.name} focuses: initiative +{roll} = {me.initiative:g}, Foco")
+            state.say(seat, "{} focuses: initiative +{} = {:g}, Foco", me.name, roll, me.initiative)
         elif action == SkirmishAction.LOCATE:
             ok, faces = roll_test(dice, c.instinto, int(foco), "locate (Instinto)")
             if ok:
                 them.hidden = False
             state.say(
                 seat,
-                f"{me.name} looks for {them.name}: {len(faces)}d6 {faces} vs "
-                f"{c.instinto} -> {'found' if ok else 'nothing'}",
+                "{} looks for {}: {}d6 {} vs {} -> {}",
+                me.name,
+                them.name,
+                len(faces),
+                faces,
+                c.instinto,
+                "found" if ok else "nothing",
             )
         elif action == SkirmishAction.SUPPRESSIVE_FIRE:
             me.suppressing = them.zone  # §10 #28: the opponent's zone
-            state.say(seat, f"{me.name} lays suppressive fire on zone {them.zone}")
+            state.say(seat, "{} lays suppressive fire on zone {}", me.name, them.zone)
         elif action == SkirmishAction.TAKE_COVER:
             me.in_cover = True
-            state.say(seat, f"{me.name} takes cover")
+            state.say(seat, "{} takes cover", me.name)
         elif action == SkirmishAction.HIDE:
             ok, faces = roll_test(dice, c.discrecion, int(foco), "hide (Discreción)")
             me.hidden = bool(ok)
             state.say(
                 seat,
-                f"{me.name} tries to hide: {len(faces)}d6 {faces} vs {c.discrecion} "
-                f"-> {'hidden' if ok else 'seen'}",
+                "{} tries to hide: {}d6 {} vs {} -> {}",
+                me.name,
+                len(faces),
+                faces,
+                c.discrecion,
+                "hidden" if ok else "seen",
             )
         elif action in INTERACTIONS:
             index = next(
@@ -700,21 +735,25 @@ class EsgrimaSkirmishRuleset:
             state.spent[index] = True  # one use: the object is spent either way
             if action == SkirmishAction.INTERACT_EDGE:
                 me.edge = True
-                state.say(seat, f"{me.name} uses the terrain against {them.name}: Advantage")
+                state.say(seat, "{} uses the terrain against {}: Advantage", me.name, them.name)
             elif action == SkirmishAction.INTERACT_BLOCK:
                 toward = me.zone + (1 if them.zone > me.zone else -1)
                 boundary = min(me.zone, toward)
                 state.blocked.add(boundary)  # §10 ASSUMPTION: closed for the whole combat
                 state.say(
-                    seat, f"{me.name} blocks the way between zones {boundary} and {boundary + 1}"
+                    seat,
+                    "{} blocks the way between zones {} and {}",
+                    me.name,
+                    boundary,
+                    boundary + 1,
                 )
             else:
                 self._area_damage(state, seat, foco, dice)
         elif action == SkirmishAction.CANCEL_EDGE:
             them.edge = False
-            state.say(seat, f"{me.name} undoes {them.name}'s trick")
+            state.say(seat, "{} undoes {}'s trick", me.name, them.name)
         else:
-            state.say(seat, f"{me.name} passes")
+            state.say(seat, "{} passes", me.name)
 
     def _area_damage(self, state: SkirmishState, seat: int, foco: bool, dice: Dice) -> None:
         """One Talento Test with Disadvantage; 1 PG to everyone in the area (§8.3)."""
@@ -723,8 +762,13 @@ class EsgrimaSkirmishRuleset:
         ok, faces = roll_test(dice, me.character.talento, int(foco) - 1, "area damage (Talento)")
         state.say(
             seat,
-            f"{me.name} brings the terrain down on zone {area}: {len(faces)}d6 "
-            f"{faces} vs {me.character.talento} -> {'success' if ok else 'failure'}",
+            "{} brings the terrain down on zone {}: {}d6 {} vs {} -> {}",
+            me.name,
+            area,
+            len(faces),
+            faces,
+            me.character.talento,
+            "success" if ok else "failure",
         )
         if ok:
             for index, fighter in enumerate(state.fighters):
@@ -747,7 +791,7 @@ class EsgrimaSkirmishRuleset:
             return
         if self._needs_loading(held.weapon) and not held.loaded:
             return
-        state.say(1 - seat, f"{shooter.name}'s suppressive fire answers")
+        state.say(1 - seat, "{}'s suppressive fire answers", shooter.name)
         self._attack(state, 1 - seat, SkirmishAction.SHOT, dice, advantage=0, suppressive=True)
         if held.weapon.heavy:
             shooter.suppressing = None  # §10 #20: one shot, then it needs reloading

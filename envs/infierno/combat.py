@@ -309,9 +309,9 @@ def resolve_attack(state: DuelState, attack: Attack, dice: Dice) -> None:
         )
         percent = dice.roll(100, "concealment")
         if percent <= miss:
-            state.say(seat, f"Concealment: d100 {percent} <= {miss}, the hit is lost")
+            state.say(seat, "Concealment: d100 {} <= {}, the hit is lost", percent, miss)
             return
-        state.say(seat, f"Concealment: d100 {percent} > {miss}, the hit stands")
+        state.say(seat, "Concealment: d100 {} > {}, the hit stands", percent, miss)
     if not critical:
         deal_damage(state, attack, None, dice, ignore_rd=ignore_rd)
     elif state.options.crit_choice == "agent":
@@ -399,6 +399,15 @@ def deal_damage(
     sequel = ", and a moderate Sequel" if effect == Action.CRIT_SEQUEL else ""
     state.say(
         seat,
-        f"Damage ({chosen}{formula}){rd_note}: {dealt} {kind} to {target.name} "
-        f"(hp {target.hp}/{target.character.hp_max}, nonlethal {target.nonlethal}){sequel}",
+        "Damage ({}{}){}: {} {} to {} (hp {}/{}, nonlethal {}){}",
+        chosen,
+        formula,
+        rd_note,
+        dealt,
+        kind,
+        target.name,
+        target.hp,
+        target.character.hp_max,
+        target.nonlethal,
+        sequel,
     )

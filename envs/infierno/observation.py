@@ -8,6 +8,8 @@ future dice, so both sides' public state is shown.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from duelo.envs.core.observation import ObservationSpec, ObsKey
@@ -113,31 +115,39 @@ OBSERVATION_SPEC = ObservationSpec(
 )
 
 
-def observe(state: DuelState, seat: int, round_cap: int) -> dict[str, np.ndarray]:
-    """The observation of `seat` (digest §12), in the order of OBSERVATION_SPEC.
+def observe(state: DuelState, seat: int, round_cap: int) -> np.ndarray:
+    """The observation of `seat` (digest §12) as one float32 vector, in the order of
+    OBSERVATION_SPEC.
 
-    A hot path: the values go into one list, become one float32 array, and
-    each key is a view into it.
+    A hot path: each fighter's carried weapons are walked once, the constant parts
+    (stat blocks, feats, weapon profiles) come from caches, and the values go into
+    one list that becomes the vector.
     """
     me, them = state.fighters[seat], state.fighters[1 - seat]
+    mine, theirs = _carried(me), _carried(them)
+    my_block, their_block = _constant(me.character), _constant(them.character)
+    phase = state.phase
     values: list[float] = [
         me.initiative or 0.0,
         them.initiative or 0.0,
         state.order[0] == seat,
         max(me.hp, 0),
         max(them.hp, 0),
-        me.character.hp_max,
-        them.character.hp_max,
+        my_block.hp_max,
+        their_block.hp_max,
         me.nonlethal,
         them.nonlethal,
         me.sequels,
         them.sequels,
         state.distance,
         min(state.round, round_cap + 1),
+        phase == _SURPRISE,
+        phase == _ROUND,
+        phase == _BOTH_MISS,
+        phase == _CRIT_CHOICE,
     ]
-    values += [state.phase == phase for phase in PHASES]
     budget = state.budget
-    if state.current == seat and state.phase in (Phase.SURPRISE, Phase.ROUND):
+    if state.current == seat and (phase == _SURPRISE or phase == _ROUND):
         values += [
             budget.standard,
             budget.move,
@@ -147,59 +157,100 @@ def observe(state: DuelState, seat: int, round_cap: int) -> dict[str, np.ndarray
         ]
     else:
         values += NO_BUDGET
-    values += _status(me) + _status(them)
-    values += _stats(me.character) + _stats(them.character)
-    for hand in (Place.MAIN_HAND, Place.OFF_HAND):
-        values += _weapon(me.in_hand(hand)) + _weapon(them.in_hand(hand))
-    for fighter in (me, them):
-        values += [
-            slot < len(fighter.carried) and fighter.carried[slot].place == Place.HOLSTERED
-            for slot in (0, 1)
-        ]
-    for fighter in (me, them):
-        for slot in (0, 1):
-            item = fighter.carried[slot] if slot < len(fighter.carried) else None
-            values += _weapon(item if item and item.place != Place.THROWN_AWAY else None)
-    values += [state.options.lighting == lighting for lighting in LIGHTING]
+    values += _status(me, my_block)
+    values += _status(them, their_block)
+    values += my_block.stats
+    values += their_block.stats
+    values += mine.main
+    values += theirs.main
+    values += mine.off
+    values += theirs.off
+    values += mine.holstered
+    values += theirs.holstered
+    values += mine.loadout
+    values += theirs.loadout
+    values += _LIGHTING[state.options.lighting]
     values.append(state.duel_repeats)
-    return OBSERVATION_SPEC.split(np.array(values, dtype=np.float32))
+    return np.array(values, dtype=np.float32)
 
 
 NO_BUDGET = [False] * 5
 NO_WEAPON = [0.0] * len(WEAPON_FEATURES)
+_SURPRISE, _ROUND, _BOTH_MISS, _CRIT_CHOICE = PHASES
+_HOLSTERED, _MAIN_HAND, _OFF_HAND, _THROWN_AWAY = Place
+_LOST, _COWED = Staredown.LOST, Staredown.COWED
+_LIGHTING = {name: [name == each for each in LIGHTING] for name in LIGHTING}
 
 
-def _status(fighter: Fighter) -> list[float]:
-    feats = fighter.character.feats
+@dataclass(frozen=True)
+class _Constant:
+    """What an observation shows of a stat block, the same all duel long."""
+
+    hp_max: int
+    stats: list[float]
+    feats: list[bool]
+    """uncanny_dodge, quick_draw, two_weapon_fighting: the status flags that never change."""
+
+
+@dataclass
+class _Carried:
+    """One fighter's weapons as the observation shows them."""
+
+    main: list[float]
+    off: list[float]
+    holstered: list[bool]
+    loadout: list[float]
+    """The primary and the secondary weapon's features, one after the other."""
+
+
+def _carried(fighter: Fighter) -> _Carried:
+    """One walk over the carried weapons: hands, holsters and the loadout slots."""
+    main = off = None
+    holstered = [False, False]
+    loadout = [NO_WEAPON, NO_WEAPON]
+    for slot, item in enumerate(fighter.carried):
+        place = item.place
+        if place == _THROWN_AWAY:
+            continue  # neither in a hand nor shown in the loadout
+        row = _weapon(item)
+        if slot < 2:
+            loadout[slot] = row
+            holstered[slot] = place == _HOLSTERED
+        if place == _MAIN_HAND and main is None:
+            main = row
+        elif place == _OFF_HAND and off is None:
+            off = row
+    return _Carried(main or NO_WEAPON, off or NO_WEAPON, holstered, [*loadout[0], *loadout[1]])
+
+
+def _status(fighter: Fighter, block: _Constant) -> list[float]:
     return [
-        fighter.flat_footed,
+        not fighter.has_acted,  # flat-footed
         fighter.stunned,
         fighter.prone,
         fighter.cover,
         fighter.cover_nearby,
-        fighter.staredown == Staredown.LOST,
-        fighter.staredown == Staredown.COWED,
+        fighter.staredown == _LOST,
+        fighter.staredown == _COWED,
         fighter.feint_turns > 0,
-        "uncanny_dodge" in feats,
-        "quick_draw" in feats,
-        "two_weapon_fighting" in feats,
+        *block.feats,
     ]
 
 
-def _stats(c: Character) -> list[float]:
-    """A stat block's row (constant: cached by identity, as hashing the block costs more)."""
-    cached = _STATS.get(id(c))
+def _constant(c: Character) -> _Constant:
+    """A stat block's constant part (cached by identity: hashing the block costs more)."""
+    cached = _CONSTANTS.get(id(c))
     if cached is None or cached[0] is not c:
-        cached = _STATS[id(c)] = (c, _stats_row(c))
+        cached = _CONSTANTS[id(c)] = (c, _constant_part(c))
     return cached[1]
 
 
-_STATS: dict[int, tuple[Character, list[float]]] = {}
+_CONSTANTS: dict[int, tuple[Character, _Constant]] = {}
 _WEAPONS: dict[int, tuple[Weapon, tuple[list[float], float, float]]] = {}
 
 
-def _stats_row(c: Character) -> list[float]:
-    return [
+def _constant_part(c: Character) -> _Constant:
+    stats = [
         c.melee_attack,
         c.ranged_attack,
         c.defense,
@@ -214,6 +265,8 @@ def _stats_row(c: Character) -> list[float]:
         c.deceive,
         c.attention,
     ]
+    feats = [feat in c.feats for feat in ("uncanny_dodge", "quick_draw", "two_weapon_fighting")]
+    return _Constant(c.hp_max, stats, feats)
 
 
 def _weapon_static(w: Weapon) -> tuple[list[float], float, float]:
@@ -239,8 +292,6 @@ def _weapon_row(w: Weapon) -> tuple[list[float], float, float]:
     return head, w.capacity, w.reliability
 
 
-def _weapon(item: Carried | None) -> list[float]:
-    if item is None:
-        return NO_WEAPON
+def _weapon(item: Carried) -> list[float]:
     head, capacity, reliability = _weapon_static(item.weapon)
     return [*head, item.ammo, capacity, item.jammed, reliability]

@@ -81,6 +81,17 @@ COST = {
     Action.SURRENDER: Cost.FREE,
 }
 
+# Members read on every decision, bound once: Python 3.11 looks an enum member up
+# through EnumType.__getattr__, about 0.2 us a time.
+_SURPRISE, _ROUND, _BOTH_MISS, _CRIT_CHOICE, _OVER = Phase
+_HOLSTERED, _MAIN_HAND, _OFF_HAND = Place.HOLSTERED, Place.MAIN_HAND, Place.OFF_HAND
+_DRAW_PRIMARY, _DRAW_SECONDARY = Action.DRAW_PRIMARY, Action.DRAW_SECONDARY
+_PRONE_TOGGLE, _DELAY, _END_TURN = Action.PRONE_TOGGLE, Action.DELAY, Action.END_TURN
+_FREE, _MOVE, _STANDARD, _FULL = Cost.FREE, Cost.MOVE, Cost.STANDARD, Cost.FULL
+_TURN_ACTIONS = Action.SURRENDER + 1
+"""The turn actions END_TURN..SURRENDER come first in `Action`, then the decision phases'."""
+_HONOUR_ACTIONS = [Action.SETTLE, Action.INSIST]
+
 RUN_MULTIPLIER = 4
 """Run: four times the speed (digest §5, ASSUMPTION d20)."""
 DELAY_EPSILON = 0.01
@@ -137,8 +148,12 @@ class InfiernoRuleset:
         a, b = state.fighters
         state.say(
             None,
-            f"Scenario {self.scenario.id}: {a.name} vs {b.name} at {state.distance} squares "
-            f"({state.distance * 1.5:g} m)",
+            "Scenario {}: {} vs {} at {} squares ({:g} m)",
+            self.scenario.id,
+            a.name,
+            b.name,
+            state.distance,
+            state.distance * 1.5,
         )
         if self.scenario.staredown:
             self._open_formal_duel(state, dice)
@@ -152,22 +167,24 @@ class InfiernoRuleset:
         return state
 
     def to_act(self, state: DuelState) -> int | None:
-        if state.phase == Phase.OVER:
+        phase = state.phase
+        if phase == _SURPRISE or phase == _ROUND:
+            return state.current
+        if phase == _OVER:
             return None
-        if state.phase == Phase.BOTH_MISS_DECISION:
+        if phase == _BOTH_MISS:
             return next(seat for seat in state.order if seat not in state.honour_choices)
-        if state.phase == Phase.CRIT_CHOICE:
-            assert state.pending_crit is not None
-            return state.pending_crit.attacker
-        return state.current
+        assert state.pending_crit is not None
+        return state.pending_crit.attacker  # the critical's effect is its attacker's choice
 
     def legal_actions(self, state: DuelState, seat: int) -> np.ndarray:
         mask = np.zeros(len(Action), dtype=bool)
         if self.to_act(state) != seat:
             return mask
-        if state.phase == Phase.BOTH_MISS_DECISION:
-            mask[[Action.SETTLE, Action.INSIST]] = True
-        elif state.phase == Phase.CRIT_CHOICE:
+        phase = state.phase
+        if phase == _BOTH_MISS:
+            mask[_HONOUR_ACTIONS] = True
+        elif phase == _CRIT_CHOICE:
             attack = state.pending_crit
             assert attack is not None
             mask[combat.allowed_effects(attack, state.fighters[1 - seat])] = True
@@ -177,9 +194,9 @@ class InfiernoRuleset:
 
     def apply(self, state: DuelState, seat: int, action: int, dice: Dice) -> None:
         action = Action(action)
-        if state.phase == Phase.BOTH_MISS_DECISION:
+        if state.phase == _BOTH_MISS:
             self._honour(state, seat, action, dice)
-        elif state.phase == Phase.CRIT_CHOICE:
+        elif state.phase == _CRIT_CHOICE:
             attack = state.pending_crit
             assert attack is not None
             state.pending_crit = None
@@ -193,7 +210,7 @@ class InfiernoRuleset:
     def outcome(self, state: DuelState) -> Outcome | None:
         return state.result
 
-    def observe(self, state: DuelState, seat: int) -> dict[str, np.ndarray]:
+    def observe(self, state: DuelState, seat: int) -> np.ndarray:
         return observe(state, seat, self.options.round_cap)
 
     def round(self, state: DuelState) -> int:
@@ -250,7 +267,9 @@ class InfiernoRuleset:
             roll = dice.roll(20, "staredown (Intimidate)")
             bonuses.append(bonus)
             totals.append(roll + bonus)
-            state.say(None, f"Staredown: {fighter.name} d20 {roll} {bonus:+d} = {roll + bonus}")
+            state.say(
+                None, "Staredown: {} d20 {} {:+d} = {}", fighter.name, roll, bonus, roll + bonus
+            )
         results = staredown_result((totals[0], totals[1]), (bonuses[0], bonuses[1]), reading)
         for fighter, result in zip(state.fighters, results, strict=True):
             fighter.staredown = result
@@ -261,7 +280,7 @@ class InfiernoRuleset:
                 fighter.staredown_carry = LOSER_PENALTY  # reading C: -2 in the next staredown
             penalty = initiative_penalty(result, reading)
             verb = "is COWED" if result == Staredown.COWED else "loses the staredown"
-            state.say(None, f"Staredown: {fighter.name} {verb} ({penalty:+d} to initiative)")
+            state.say(None, "Staredown: {} {} ({:+d} to initiative)", fighter.name, verb, penalty)
         if results == (Staredown.NONE, Staredown.NONE):
             state.say(None, "Staredown: neither duelist flinches")
 
@@ -282,14 +301,14 @@ class InfiernoRuleset:
             )
             surprised = winner == ambusher
         if not surprised:
-            state.say(None, f"{target.name} spots the ambush: no surprise round")
+            state.say(None, "{} spots the ambush: no surprise round", target.name)
             for seat in (ambusher, 1 - ambusher):
                 self._roll_initiative(state, seat, dice)
             self._set_order(state, dice)
             self._start_round(state)
             return
         target.aware = False
-        state.say(None, f"{target.name} is SURPRISED")
+        state.say(None, "{} is SURPRISED", target.name)
         self._roll_initiative(state, ambusher, dice)  # the aware roll before the surprise round
         state.order = [ambusher, 1 - ambusher]
         state.phase = Phase.SURPRISE
@@ -315,7 +334,7 @@ class InfiernoRuleset:
             parts += f" {staredown:+d} staredown"
         if sequels:
             parts += f" {sequels:+d} sequels"
-        state.say(seat, f"Initiative: {fighter.name} {parts} = {total}")
+        state.say(seat, "Initiative: {} {} = {}", fighter.name, parts, total)
 
     def _set_order(self, state: DuelState, dice: Dice) -> None:
         """Descending initiative; ties by Dexterity, then Initiative bonus, then a die (§4)."""
@@ -327,7 +346,7 @@ class InfiernoRuleset:
         state.order = [first, 1 - first]
         for fighter in state.fighters:
             fighter.aware = True
-        state.say(None, f"{state.fighters[first].name} acts first")
+        state.say(None, "{} acts first", state.fighters[first].name)
 
     # --- rounds and turns -------------------------------------------------------
 
@@ -337,21 +356,21 @@ class InfiernoRuleset:
         if state.round > state.options.round_cap:
             state.result = Outcome(None, f"round cap of {state.options.round_cap}", truncated=True)
             state.phase = Phase.OVER
-            state.say(None, f"The round cap of {state.options.round_cap} is reached: a draw")
+            state.say(None, "The round cap of {} is reached: a draw", state.options.round_cap)
             return
         state.phase = Phase.ROUND
         state.turn_index = 0
-        state.say(None, f"--- Round {state.round} ---")
+        state.say(None, "--- Round {} ---", state.round)
         self._begin_turn(state, state.order[0])
 
     def _begin_turn(self, state: DuelState, seat: int) -> None:
         fighter = state.fighters[seat]
         if fighter.stunned and state.options.stun_duration == "start_of_next_turn":
             fighter.stunned = False  # §7: the stun lasts until the start of own next turn
-            state.say(seat, f"{fighter.name} shakes off the stun")
+            state.say(seat, "{} shakes off the stun", fighter.name)
         state.current = seat
         state.budget = Budget(surprise=state.phase == Phase.SURPRISE)
-        state.say(seat, f"{fighter.name}'s turn")
+        state.say(seat, "{}'s turn", fighter.name)
 
     def _end_turn(self, state: DuelState, dice: Dice) -> None:
         fighter = state.fighters[state.current]
@@ -396,7 +415,7 @@ class InfiernoRuleset:
     def _honour(self, state: DuelState, seat: int, action: Action, dice: Dice) -> None:
         """Seed DUELOS: settled if both let it go, repeated if one's honour is at stake."""
         state.honour_choices[seat] = action
-        state.say(seat, f"{state.fighters[seat].name} chooses to {action.name.lower()}")
+        state.say(seat, "{} chooses to {}", state.fighters[seat].name, action.name.lower())
         if len(state.honour_choices) < 2:
             return
         if all(choice == Action.SETTLE for choice in state.honour_choices.values()):
@@ -407,7 +426,7 @@ class InfiernoRuleset:
     def _repeat_duel(self, state: DuelState, dice: Dice) -> None:
         """§8.1: HP, nonlethal and Sequels stay; everything else resets."""
         state.duel_repeats += 1
-        state.say(None, f"The duel is repeated ({state.duel_repeats})")
+        state.say(None, "The duel is repeated ({})", state.duel_repeats)
         for seat, fighter in enumerate(state.fighters):
             for item in fighter.carried:
                 item.place = Place.HOLSTERED
@@ -427,7 +446,7 @@ class InfiernoRuleset:
         state.phase = Phase.OVER
         state.current = None
         state.queue.clear()
-        state.say(None, f"Duel over: {outcome.reason}")
+        state.say(None, "Duel over: {}", outcome.reason)
 
     def _check_out(self, state: DuelState) -> bool:
         """§9: down at hp <= 0, knocked out at nonlethal >= hp."""
@@ -446,39 +465,39 @@ class InfiernoRuleset:
     # --- the acting seat's turn -------------------------------------------------
 
     def _cost(self, fighter: Fighter, action: Action) -> Cost:
-        if action in (Action.DRAW_PRIMARY, Action.DRAW_SECONDARY):
-            if "quick_draw" in fighter.character.feats and self.options.quick_draw_free:
+        if action == _DRAW_PRIMARY or action == _DRAW_SECONDARY:
+            if self.options.quick_draw_free and "quick_draw" in fighter.character.feats:
                 return Cost.FREE  # seed: Quick Draw is not a move action (§4 step 9)
-        if action == Action.PRONE_TOGGLE and fighter.prone:
+        if action == _PRONE_TOGGLE and fighter.prone:
             return Cost.MOVE  # standing up is a move action (§5)
         return COST[action]
 
     @staticmethod
     def _affordable(budget: Budget, cost: Cost, action: Action) -> bool:
-        if cost == Cost.STANDARD:
+        if cost == _STANDARD:
             return budget.standard
-        if cost == Cost.MOVE:
+        if cost == _MOVE:
             return budget.move or budget.standard  # a move may replace the standard action
-        if cost == Cost.FULL:
+        if cost == _FULL:
             return budget.full_round
-        if cost == Cost.FREE:
+        if cost == _FREE:
             return action not in budget.free_used  # each free action once a turn (§4)
         return True
 
     @staticmethod
     def _spend(budget: Budget, cost: Cost, action: Action) -> None:
-        if cost == Cost.STANDARD:
+        if cost == _STANDARD:
             budget.standard = False
-        elif cost == Cost.MOVE:
+        elif cost == _MOVE:
             if budget.move:
                 budget.move = False
             else:
                 budget.standard = False
-        elif cost == Cost.FULL:
+        elif cost == _FULL:
             budget.standard = budget.move = False
-        elif cost == Cost.FREE:
+        elif cost == _FREE:
             budget.free_used.add(action)
-        if budget.surprise and cost in (Cost.STANDARD, Cost.MOVE):
+        if budget.surprise and (cost == _STANDARD or cost == _MOVE):
             budget.standard = budget.move = False  # §4 step 2: one standard or one move
 
     def _can_strike(self, state: DuelState, item: Carried) -> bool:
@@ -489,49 +508,62 @@ class InfiernoRuleset:
         return weapon.category == "melee" and state.distance == 1
 
     def _turn_mask(self, state: DuelState, seat: int, mask: np.ndarray) -> None:
-        """The turn actions' mask, in `Action` order (a hot path: flags computed once)."""
+        """The turn actions' mask, in `Action` order (a hot path: flags computed once, and
+        the costs of `_cost`/`_affordable` read inline)."""
         fighter = state.fighters[seat]
         budget = state.budget
         distance = state.distance
-        arena = state.options.arena
+        options = state.options
+        carried = fighter.carried
         main = off = None
-        for item in fighter.carried:
-            if item.place == Place.MAIN_HAND:
+        used_hands = 0
+        for item in carried:
+            place = item.place
+            if place == _MAIN_HAND:
                 main = item
-            elif item.place == Place.OFF_HAND:
+                used_hands += item.weapon.hands
+            elif place == _OFF_HAND:
                 off = item
-        in_hand = [item for item in (main, off) if item is not None]
+                used_hands += item.weapon.hands
         standard = budget.standard
-        move = budget.move or budget.standard  # a move may replace the standard action
+        move = budget.move or standard  # a move may replace the standard action
         full = budget.full_round
         adjacent = distance == 1
-        walk = move and not fighter.prone and not budget.stepped  # §4: no move after a step
+        prone = fighter.prone
+        walk = move and not prone and not budget.stepped  # §4: no move after a step
         step = budget.can_step
-        free_hands = fighter.free_hands
+        free_hands = max(0, 2 - used_hands)
+        quick_draw = options.quick_draw_free and "quick_draw" in fighter.character.feats
         draws = []
-        for action, slot in ((Action.DRAW_PRIMARY, 0), (Action.DRAW_SECONDARY, 1)):
-            item = fighter.carried[slot] if slot < len(fighter.carried) else None
+        for action, slot in ((_DRAW_PRIMARY, 0), (_DRAW_SECONDARY, 1)):
+            item = carried[slot] if slot < len(carried) else None
             draws.append(
                 item is not None
-                and item.place == Place.HOLSTERED
+                and item.place == _HOLSTERED
                 and free_hands >= item.weapon.hands
-                and self._affordable(budget, self._cost(fighter, action), action)
+                and (action not in budget.free_used if quick_draw else move)  # §4 step 9
             )
+        main_weapon = main.weapon if main is not None else None
         main_strikes = main is not None and self._can_strike(state, main)
-        mask[: Action.SURRENDER + 1] = [
+        in_hand = [item for item in (main, off) if item is not None]
+        round_phase = state.phase == _ROUND
+        mask[:_TURN_ACTIONS] = [
             True,  # END_TURN
             standard and main_strikes,  # ATTACK_MAIN
             standard and adjacent,  # ATTACK_UNARMED
-            standard and adjacent and main is not None and main.weapon.melee_profile is not None,
+            standard  # PISTOL_WHIP
+            and adjacent
+            and main_weapon is not None
+            and main_weapon.melee_profile is not None,
             standard  # THROW_MAIN; §8.7: no thrown attacks while prone
-            and main is not None
-            and main.weapon.throwable
-            and distance <= main.weapon.max_range
-            and not fighter.prone,
+            and main_weapon is not None
+            and main_weapon.throwable
+            and distance <= main_weapon.max_range
+            and not prone,
             full  # TWO_WEAPON_ATTACK
             and main_strikes
             and off is not None
-            and main.weapon.hands == 1
+            and main_weapon.hands == 1
             and self._can_strike(state, off),
             draws[0],  # DRAW_PRIMARY
             draws[1],  # DRAW_SECONDARY
@@ -539,24 +571,22 @@ class InfiernoRuleset:
             walk and distance > 1,  # ADVANCE
             walk,  # RETREAT
             step and distance > 1,  # STEP_IN
-            step and distance < arena,  # STEP_OUT
+            step and distance < options.arena,  # STEP_OUT
             full and walk and distance > 1,  # RUN_IN
             full and walk,  # RUN_OUT
             move and fighter.cover_nearby and not fighter.cover and distance > 1,  # TAKE_COVER
             standard and any(i.jammed for i in in_hand),  # CLEAR_JAM
             full  # RELOAD
-            and state.options.track_ammo
+            and options.track_ammo
             and any(i.weapon.is_firearm and i.ammo < i.weapon.capacity for i in in_hand),
             standard and adjacent,  # FEINT
-            state.options.allow_prone  # PRONE_TOGGLE
-            and self._affordable(
-                budget, self._cost(fighter, Action.PRONE_TOGGLE), Action.PRONE_TOGGLE
-            ),
-            state.phase == Phase.ROUND  # DELAY
+            options.allow_prone  # PRONE_TOGGLE: standing up is a move (§5), dropping free
+            and (move if prone else _PRONE_TOGGLE not in budget.free_used),
+            round_phase  # DELAY
             and not budget.acted
             and state.turn_index == 0
             and state.delayed_round != state.round,
-            state.phase == Phase.ROUND,  # SURRENDER
+            round_phase,  # SURRENDER
         ]
 
     def _turn_action(self, state: DuelState, seat: int, action: Action, dice: Dice) -> None:
@@ -569,12 +599,12 @@ class InfiernoRuleset:
         fighter.has_acted = True  # DESPREVENIDO: no longer flat-footed once acting
         budget.acted = True
         if action == Action.END_TURN:
-            state.say(seat, f"{fighter.name} ends the turn")
+            state.say(seat, "{} ends the turn", fighter.name)
             self._end_turn(state, dice)
             return
         self._spend(budget, self._cost(fighter, action), action)
         if action == Action.SURRENDER:
-            state.say(seat, f"{fighter.name} SURRENDERS")
+            state.say(seat, "{} SURRENDERS", fighter.name)
             self._finish(state, Outcome(1 - seat, f"{fighter.name} surrenders"))
             return
         if action in ATTACKS:
@@ -583,7 +613,7 @@ class InfiernoRuleset:
         elif action in (Action.DRAW_PRIMARY, Action.DRAW_SECONDARY):
             item = fighter.carried[0 if action == Action.DRAW_PRIMARY else 1]
             item.place = Place.MAIN_HAND if fighter.main is None else Place.OFF_HAND
-            state.say(seat, f"{fighter.name} draws the {item.weapon.name}")
+            state.say(seat, "{} draws the {}", fighter.name, item.weapon.name)
         elif action == Action.HOLSTER_MAIN:
             main = fighter.main
             assert main is not None
@@ -591,12 +621,12 @@ class InfiernoRuleset:
             off = fighter.off
             if off is not None:
                 off.place = Place.MAIN_HAND
-            state.say(seat, f"{fighter.name} holsters the {main.weapon.name}")
+            state.say(seat, "{} holsters the {}", fighter.name, main.weapon.name)
         elif action in MOVES:
             self._move(state, seat, action)
         elif action == Action.TAKE_COVER:
             fighter.cover = True
-            state.say(seat, f"{fighter.name} takes cover (+4 Defense)")
+            state.say(seat, "{} takes cover (+4 Defense)", fighter.name)
         elif action == Action.CLEAR_JAM:
             self._clear_jam(state, seat, dice)
         elif action == Action.RELOAD:
@@ -606,7 +636,7 @@ class InfiernoRuleset:
                 if i is not None and i.weapon.is_firearm and i.ammo < i.weapon.capacity
             )
             item.ammo = item.weapon.capacity
-            state.say(seat, f"{fighter.name} reloads the {item.weapon.name} ({item.ammo})")
+            state.say(seat, "{} reloads the {} ({})", fighter.name, item.weapon.name, item.ammo)
         elif action == Action.FEINT:
             winner = _opposed(
                 state,
@@ -624,12 +654,12 @@ class InfiernoRuleset:
             )
             if winner == seat:
                 fighter.feint_turns = 2  # this turn and the next (§5)
-                state.say(seat, f"{fighter.name}'s feint works: his next attack is a sneak attack")
+                state.say(seat, "{}'s feint works: his next attack is a sneak attack", fighter.name)
             else:
-                state.say(seat, f"{opponent.name} is not fooled")
+                state.say(seat, "{} is not fooled", opponent.name)
         elif action == Action.PRONE_TOGGLE:
             fighter.prone = not fighter.prone
-            state.say(seat, f"{fighter.name} {'drops prone' if fighter.prone else 'stands up'}")
+            state.say(seat, "{} {}", fighter.name, "drops prone" if fighter.prone else "stands up")
         self._after_action(state, dice)
 
     def _after_action(self, state: DuelState, dice: Dice) -> None:
@@ -637,7 +667,7 @@ class InfiernoRuleset:
             return
         fighter = state.fighters[state.current]
         if fighter.stunned:
-            state.say(state.current, f"{fighter.name} is stunned: the rest of the turn is lost")
+            state.say(state.current, "{} is stunned: the rest of the turn is lost", fighter.name)
             self._end_turn(state, dice)
         elif state.budget.exhausted:
             self._end_turn(state, dice)
@@ -649,7 +679,7 @@ class InfiernoRuleset:
         fighter.initiative = (state.fighters[other].initiative or 0) - DELAY_EPSILON
         state.order = [other, seat]
         state.delayed_round = state.round
-        state.say(seat, f"{fighter.name} delays, acting after {state.fighters[other].name}")
+        state.say(seat, "{} delays, acting after {}", fighter.name, state.fighters[other].name)
         self._begin_turn(state, other)
 
     def _attacks(self, state: DuelState, seat: int, action: Action) -> list[Attack]:
@@ -701,7 +731,7 @@ class InfiernoRuleset:
         before = state.distance
         reach = state.options.speed * (RUN_MULTIPLIER if action in RUNS else 1)
         if action in (Action.RETREAT, Action.RUN_OUT) and before >= arena:
-            state.say(seat, f"{fighter.name} flees the fight")
+            state.say(seat, "{} flees the fight", fighter.name)
             self._finish(state, Outcome(1 - seat, f"{fighter.name} flees (counts as surrender)"))
             return
         if action in (Action.ADVANCE, Action.RUN_IN, Action.STEP_IN):
@@ -719,7 +749,7 @@ class InfiernoRuleset:
             for each in state.fighters:
                 each.cover = False  # §8.4: no cover in melee
         verb = action.name.lower().replace("_", " ")
-        state.say(seat, f"{fighter.name}: {verb}, distance {before} -> {state.distance}")
+        state.say(seat, "{}: {}, distance {} -> {}", fighter.name, verb, before, state.distance)
 
     def _clear_jam(self, state: DuelState, seat: int, dice: Dice) -> None:
         """Craft (Mechanics) DC 15 as a standard action (seed PIFIAS Y ENCASQUILLAMIENTO)."""
@@ -732,8 +762,14 @@ class InfiernoRuleset:
             item.jammed = False
         state.say(
             seat,
-            f"{fighter.name} works the jammed {item.weapon.name}: d20 {roll} {bonus:+d} = "
-            f"{roll + bonus} vs {combat.TEST_DC} -> {'cleared' if cleared else 'still jammed'}",
+            "{} works the jammed {}: d20 {} {:+d} = {} vs {} -> {}",
+            fighter.name,
+            item.weapon.name,
+            roll,
+            bonus,
+            roll + bonus,
+            combat.TEST_DC,
+            "cleared" if cleared else "still jammed",
         )
 
 
@@ -767,7 +803,13 @@ def _opposed(
             roll = dice.roll(20, skill)
             totals.append(roll + bonus)
             state.say(
-                seat, f"{skill}: {state.fighters[seat].name} d20 {roll} {bonus:+d} = {roll + bonus}"
+                seat,
+                "{}: {} d20 {} {:+d} = {}",
+                skill,
+                state.fighters[seat].name,
+                roll,
+                bonus,
+                roll + bonus,
             )
         loser = opposed_loser((totals[0], totals[1]), (first[1], second[1]))
         if loser is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 from duelo.envs.core.ruleset import Event, Outcome
 from duelo.envs.infierno.setup import Character, InfiernoOptions, Scenario, Weapon
@@ -213,6 +214,6 @@ class DuelState:
     log: list[Event] = field(default_factory=list)
     result: Outcome | None = None
 
-    def say(self, seat: int | None, text: str) -> None:
-        """Log one line of narration (names like "the outlaw" may open it: capitalise)."""
-        self.log.append(Event(self.round, seat, text[:1].upper() + text[1:]))
+    def say(self, seat: int | None, template: str, *values: Any) -> None:
+        """Log one line of narration: a `str.format` template and its values (see `Event`)."""
+        self.log.append(Event(self.round, seat, template, values))

@@ -142,7 +142,7 @@ def test_symmetric_reveal_order_and_tie_to_foco() -> None:
     fencing = symmetric(DECK, [6, 6, 1, 1])  # 12 vs 2: seat 0 holds Foco
     assert fencing.seat == 1  # the side without Foco commits first
     fencing.act(DuelAction.PLAY_ESTOCADA_PROFUNDA)
-    observation = fencing.rules.observe(fencing.state, 0)
+    observation = fencing.rules.observation_spec.split(fencing.rules.observe(fencing.state, 0))
     assert observation["cards"][6 + C.ESTOCADA_PROFUNDA] == 1  # revealed to the Foco holder
     # neutral matchup; the side without Foco rolls first: one success each, Foco wins
     fencing.act(DuelAction.PLAY_TRETA, 3, 6, 3, 6)
@@ -172,7 +172,7 @@ def test_hidden_cards_never_reach_the_observation() -> None:
     changed = copy.deepcopy(state)
     changed.sides[1].hand = sorted([C.INSULTO, C.INSULTO, C.FINTA])  # the opponent's hand
     changed.deck = list(reversed(changed.deck))  # and the deck order
-    again = ruleset.observe(changed, 0)
+    again = ruleset.observation_spec.split(ruleset.observe(changed, 0))
     assert all(np.array_equal(observation[k], again[k]) for k in observation)
 
 
@@ -255,4 +255,5 @@ def test_block_closes_the_way_toward_the_opponent() -> None:
     fight.act(A.MOVE_TOWARD)  # the pirate walks from 3 to 2...
     mask = fight.rules.legal_actions(fight.state, 1)
     assert not mask[A.MOVE_TOWARD] and not mask[A.RELOCATE_NEAR]  # ...and no further
-    assert fight.rules.observe(fight.state, 1)["blocked"][1] == 1
+    observation = fight.rules.observation_spec.split(fight.rules.observe(fight.state, 1))
+    assert observation["blocked"][1] == 1
