@@ -7,59 +7,75 @@ on the class. `InfiernoView` decodes the observation arrays into named fields.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
 from duelo.agents.plans import first_legal
-from duelo.envs.infierno.observation import PHASES, STATS, STATUS_FLAGS, WEAPON_FEATURES
+from duelo.envs.infierno.observation import (
+    OBSERVATION_SPEC,
+    PHASES,
+    STATS,
+    STATUS_FLAGS,
+    WEAPON_FEATURES,
+)
 from duelo.envs.infierno.odds import hit_chance
 from duelo.envs.infierno.state import Action, Phase
 
 SELF, OPPONENT = 0, 1
 
 
-@dataclass(frozen=True)
 class InfiernoView:
-    """Named reads of one Infierno observation (pairs are [self, opponent])."""
+    """Named reads of one Infierno observation (pairs are [self, opponent]).
 
-    obs: dict[str, np.ndarray]
+    It reads the flat vector once as a Python list, at offsets taken from the
+    observation spec: a policy reads a dozen fields a decision, and list items
+    cost far less than numpy scalars.
+    """
+
+    __slots__ = ("values",)
+
+    def __init__(self, observation: Mapping[str, np.ndarray]) -> None:
+        self.values: list[float] = OBSERVATION_SPEC.flatten(observation).tolist()
 
     @property
     def phase(self) -> Phase:
-        return PHASES[int(np.argmax(self.obs["phase"]))]
+        values = self.values
+        for index, phase in enumerate(PHASES):  # the one-hot's set entry (argmax)
+            if values[_PHASE + index] == 1:
+                return phase
+        return PHASES[0]
 
     @property
     def distance(self) -> int:
-        return int(self.obs["range"][0])
+        return int(self.values[_RANGE])
 
     def hp(self, who: int) -> float:
-        return float(self.obs["hp"][who] - self.obs["nonlethal"][who])
+        return self.values[_HP + who] - self.values[_NONLETHAL + who]
 
     def hp_fraction(self, who: int) -> float:
-        return self.hp(who) / float(self.obs["hp_max"][who])
+        return self.hp(who) / self.values[_HP_MAX + who]
 
     def flag(self, who: int, name: str) -> bool:
-        return bool(self.obs["status"][who, STATUS_FLAGS.index(name)])
+        return bool(self.values[_STATUS + who * len(STATUS_FLAGS) + _FLAG[name]])
 
     def stat(self, who: int, name: str) -> int:
-        return int(self.obs["stats"][who, STATS.index(name)])
+        return int(self.values[_STATS + who * len(STATS) + _STAT[name]])
 
     def weapon(self, who: int, feature: str, hand: str = "main_hand") -> float:
-        return float(self.obs[hand][who, WEAPON_FEATURES.index(feature)])
+        return self.values[_HAND[hand] + who * len(WEAPON_FEATURES) + _FEATURE[feature]]
 
     def gunman(self, who: int) -> bool:
         """Holds a firearm, or has one to draw with empty hands."""
         if self.weapon(who, "present"):
             return bool(self.weapon(who, "firearm"))
-        firearm = WEAPON_FEATURES.index("firearm")
-        return bool(self.obs["loadout"][who, :, firearm].any())
+        slot = _LOADOUT + who * 2 * len(WEAPON_FEATURES) + _FEATURE["firearm"]
+        return bool(self.values[slot] or self.values[slot + len(WEAPON_FEATURES)])
 
     @property
     def move_left(self) -> bool:
         """The turn's move action is unspent (the standard may still replace it)."""
-        return bool(self.obs["budget"][1])
+        return bool(self.values[_BUDGET + 1])
 
     def threat(self, attacker: int) -> float:
         """Expected damage of one main-hand attack of `attacker` now (a rough read)."""
@@ -72,6 +88,20 @@ class InfiernoView:
         bonus_name = "attack_ranged" if self.weapon(attacker, "firearm") else "attack_melee"
         chance = hit_chance(self.stat(attacker, bonus_name), defense)
         return float(chance) * self.weapon(attacker, "mean_damage")
+
+
+def _start(key: str) -> int:
+    return OBSERVATION_SPEC.slice_of(key).start
+
+
+_PHASE, _RANGE, _HP, _NONLETHAL, _HP_MAX = map(
+    _start, ("phase", "range", "hp", "nonlethal", "hp_max")
+)
+_STATUS, _STATS, _BUDGET, _LOADOUT = map(_start, ("status", "stats", "budget", "loadout"))
+_HAND = {hand: _start(hand) for hand in ("main_hand", "off_hand")}
+_FLAG = {name: index for index, name in enumerate(STATUS_FLAGS)}
+_STAT = {name: index for index, name in enumerate(STATS)}
+_FEATURE = {name: index for index, name in enumerate(WEAPON_FEATURES)}
 
 
 def decide_phase(view: InfiernoView, mask: np.ndarray, insist: Callable[[], bool]) -> int | None:
@@ -93,7 +123,10 @@ class AggressiveNpc:
     description = "draw and attack every turn, charge with blades, insist on honour"
 
     def act(
-        self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
+        self,
+        observation: Mapping[str, np.ndarray],
+        action_mask: np.ndarray,
+        rng: np.random.Generator,
     ) -> int:
         view = InfiernoView(observation)
         decided = decide_phase(view, action_mask, insist=lambda: True)
@@ -130,7 +163,10 @@ class CautiousNpc:
     """...while the opponent still has more than this fraction of theirs (digest §10.2)."""
 
     def act(
-        self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
+        self,
+        observation: Mapping[str, np.ndarray],
+        action_mask: np.ndarray,
+        rng: np.random.Generator,
     ) -> int:
         view = InfiernoView(observation)
         decided = decide_phase(view, action_mask, insist=lambda: False)
@@ -177,7 +213,10 @@ class ExpertNpc:
     """A blade this close can advance and strike this round: stay standing."""
 
     def act(
-        self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
+        self,
+        observation: Mapping[str, np.ndarray],
+        action_mask: np.ndarray,
+        rng: np.random.Generator,
     ) -> int:
         view = InfiernoView(observation)
         decided = decide_phase(
