@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from duelo.agents.registry import make_policy
+from duelo.envs.core.policy import Policy
 from duelo.envs.core.runner import play_duel
 from duelo.registration import system
 
@@ -99,6 +100,20 @@ def schedule(spec: TournamentSpec) -> list[DuelJob]:
     return jobs
 
 
+def _policy(name: str, system_name: str) -> Policy:
+    """A fresh policy for each duel, so none carries state from one duel into the next
+    (results must not depend on which worker played what before); brains, which keep
+    none, are loaded once per worker."""
+    if name.startswith("brain:"):
+        return _brain(name, system_name)
+    return make_policy(name, system_name)
+
+
+@lru_cache(maxsize=64)
+def _brain(name: str, system_name: str) -> Policy:
+    return make_policy(name, system_name)
+
+
 @lru_cache(maxsize=16)
 def _ruleset(system_name: str, variant_json: str) -> Any:
     """One ruleset per worker and variant (building one reads the YAML configs)."""
@@ -108,7 +123,7 @@ def _ruleset(system_name: str, variant_json: str) -> Any:
 def run_job(job: DuelJob) -> dict[str, Any]:
     """Play one scheduled duel and return its record."""
     ruleset = _ruleset(job.system, json.dumps(job.variant, sort_keys=True))
-    a, b = make_policy(job.a, job.system), make_policy(job.b, job.system)
+    a, b = _policy(job.a, job.system), _policy(job.b, job.system)
     seated = (a, b) if job.seat_of_a == 0 else (b, a)
     result = play_duel(ruleset, seated, job.seed, job.move_time_limit)
     seat_of = {job.seat_of_a: "a", 1 - job.seat_of_a: "b"}
