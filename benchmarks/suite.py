@@ -75,7 +75,7 @@ def ruleset_decision_seconds(system: str, calls: int, repeats: int) -> float:
     """Median cost of one decision (mask, observation, random choice, apply) without Gymnasium."""
     ruleset = SYSTEMS[system].ruleset()
     rng = np.random.default_rng(0)
-    dice = GeneratorDice(rng)
+    dice = GeneratorDice(1)
     policy = make_policy("random", system)
     state = {"duel": ruleset.new_duel(dice)}
 

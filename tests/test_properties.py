@@ -56,7 +56,7 @@ def test_random_legal_play_keeps_the_invariants(
 ) -> None:
     name, kwargs = variant
     ruleset = SYSTEMS[name].ruleset(**kwargs)
-    dice = GeneratorDice(np.random.default_rng(seed))
+    dice = GeneratorDice(seed)
     state = ruleset.new_duel(dice)
     spec = ruleset.observation_spec
     space = spec.dict_space()

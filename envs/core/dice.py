@@ -39,13 +39,45 @@ class Dice(Protocol):
 
 
 class GeneratorDice:
-    """Dice drawn from an injected numpy Generator (never a global RNG)."""
+    """Dice drawn from a bit generator of their own, seeded once (never a global RNG).
 
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
+    Each roll's face is exactly what `numpy.random.default_rng(seed).integers(1, sides + 1)`
+    would give at that point: numpy's bounded-integer method (Lemire's, on the
+    generator's 32-bit outputs, rejecting the few biased draws) replayed in
+    Python. The raw outputs are drawn in blocks, so a roll costs a few
+    arithmetic operations instead of a numpy call (about 3 us).
+    """
+
+    BLOCK = 64
+    """Raw 64-bit outputs drawn at a time; each gives two 32-bit words, low half first."""
+
+    def __init__(self, seed: np.random.SeedSequence | int) -> None:
+        self.bit_generator = np.random.PCG64(seed)
+        self._words: list[int] = []
+        self._next = 0
 
     def roll(self, sides: int, purpose: str) -> int:
-        return int(self.rng.integers(1, sides + 1))
+        if not 1 <= sides <= _WORD:
+            raise ValueError(f"a d{sides} cannot be rolled (for {purpose})")
+        if sides == 1:
+            return 1  # numpy draws nothing for a single possible value
+        threshold = (_WORD - sides) % sides  # the biased low products to reject
+        while True:
+            if self._next == len(self._words):
+                self._refill()
+            product = self._words[self._next] * sides
+            self._next += 1
+            if product & _LOW >= threshold:
+                return (product >> 32) + 1
+
+    def _refill(self) -> None:
+        raw = self.bit_generator.random_raw(self.BLOCK).tolist()
+        self._words = [half for value in raw for half in (value & _LOW, value >> 32)]
+        self._next = 0
+
+
+_WORD = 1 << 32
+_LOW = _WORD - 1
 
 
 class ScriptedDice:

@@ -35,6 +35,10 @@ class DuelEnv(gym.Env):
         flat_observation: observe one float32 vector instead of the Dict.
         render_mode: None or "ansi" (the narrated duel, every die shown).
 
+    The dice roll from a stream of their own, seeded from `np_random` whenever
+    that is (re)seeded, so the same seed replays the same duels, and the dice do
+    not shift with the randomness the opponent draws from `np_random`.
+
     A duel that the opponent ends before the learner's first decision (a kill in
     a surprise round, a surrender) is discarded at reset and a new one dealt from
     the same generator, since a Gymnasium episode cannot start terminated.
@@ -79,6 +83,9 @@ class DuelEnv(gym.Env):
             else self.observation_spec.dict_space()
         )
         self.state: Any = None
+        self.dice: GeneratorDice | None = None
+        self._dice_source: np.random.Generator | None = None
+        """The `np_random` that seeded `dice`."""
         self.seat = 0
         self.result: Outcome | None = None
         self._mask: np.ndarray | None = None
@@ -90,7 +97,9 @@ class DuelEnv(gym.Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
-        self.dice = GeneratorDice(self.np_random)
+        if self._dice_source is not self.np_random:  # newly seeded (or replaced)
+            self._dice_source = self.np_random
+            self.dice = GeneratorDice(int(self.np_random.integers(2**63)))
         self.seat = (
             self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
         )

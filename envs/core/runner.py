@@ -41,7 +41,7 @@ def duel_streams(
     """
     dice, seat0, seat1 = (np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(3))
     return (
-        GeneratorDice(np.random.default_rng(dice)),
+        GeneratorDice(dice),
         (np.random.default_rng(seat0), np.random.default_rng(seat1)),
     )
 
