@@ -12,6 +12,7 @@ policy, which pays only for the keys it reads.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from math import prod
@@ -96,8 +97,18 @@ class ObservationSpec:
             k.name: (*self._offsets[k.name], None if len(k.shape) == 1 else k.shape) for k in keys
         }
         """name -> (start, stop, shape to reshape to, or None when a slice is already right)."""
+        self._format = f"{self.size}f"
+        """`struct`'s layout of the vector (struct caches it compiled; a Struct cannot pickle)."""
         self.low = np.concatenate([np.full(k.size, k.low, np.float32) for k in keys])
         self.high = np.concatenate([np.full(k.size, k.high, np.float32) for k in keys])
+
+    def pack(self, values: list[float]) -> np.ndarray:
+        """One new float32 vector of `values`, in declaration order.
+
+        Rulesets observe through this: `struct` packs a list of Python numbers
+        about twice as fast as `np.array` does, and refuses a wrong count.
+        """
+        return np.frombuffer(bytearray(struct.pack(self._format, *values)), np.float32)
 
     def dict_space(self) -> spaces.Dict:
         return spaces.Dict(

@@ -264,7 +264,7 @@ class EsgrimaDuelRuleset:
         values += [state.discard.count(card) for card in Card]
         values += [len(state.deck), len(them.hand)]
         values += [state.options.duel_end == "first_blood", min(state.exchange, 999)]
-        return np.array(values, dtype=np.float32)
+        return OBSERVATION_SPEC.pack(values)
 
     def round(self, state: EsgrimaDuelState) -> int:
         return state.exchange

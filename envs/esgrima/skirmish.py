@@ -438,7 +438,7 @@ class EsgrimaSkirmishRuleset:
                 values += [0] * 6
         values.append(min(state.round, 999))
         values += [b in state.blocked for b in range(MAX_ZONES - 1)]
-        return np.array(values, dtype=np.float32)
+        return OBSERVATION_SPEC.pack(values)
 
     def round(self, state: SkirmishState) -> int:
         return state.round

@@ -171,7 +171,7 @@ def observe(state: DuelState, seat: int, round_cap: int) -> np.ndarray:
     values += theirs.loadout
     values += _LIGHTING[state.options.lighting]
     values.append(state.duel_repeats)
-    return np.array(values, dtype=np.float32)
+    return OBSERVATION_SPEC.pack(values)
 
 
 NO_BUDGET = [False] * 5
