@@ -10,8 +10,13 @@ against, timed on the same machine at the same moment:
 - training: MaskablePPO frames per second on each env against PPO on
   CartPole-v1 with the same settings, and the share of wall time spent in env steps.
 
+A ratio is the median of ratios of measurements taken in alternation (reference,
+subject, reference, subject...), not of two medians taken minutes apart: on a
+shared machine a process's speed can change by half between runs, and
+alternation keeps both sides of each ratio in the same moment.
+
 Torch parts run only when the `train` extra is installed. No test asserts a
-timing: these are measurements to report, not pass/fail checks.
+timing: these are measurements to report against `TARGETS`, not pass/fail checks.
 """
 
 from __future__ import annotations
@@ -34,20 +39,54 @@ from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
 
 REFERENCE_ENV = "CartPole-v1"
+TARGETS: dict[str, tuple[str, float]] = {
+    "step_ratio_to_reference": ("<=", 1.0),
+    "tournament_duels_per_second": (">=", 5000.0),
+    "numpy_us": ("<", 20.0),
+    "env_share": ("<", 0.25),
+}
+"""What each figure should reach: a step no dearer than CartPole's, 5,000 scripted
+duels a second a worker (judged on Infierno's formal duel), a brain decision under
+20 us, and the env under a quarter of MaskablePPO's training time."""
+TOURNAMENT_TARGET_SYSTEM = "infierno"
+
+
+def meets(figure: str, value: float) -> bool:
+    """Whether `value` reaches the target of `figure` (see `TARGETS`)."""
+    relation, bound = TARGETS[figure]
+    return {"<=": value <= bound, ">=": value >= bound, "<": value < bound}[relation]
+
+
+def seconds_per_call(run: Callable[[int], None], calls: int) -> float:
+    started = time.perf_counter()
+    run(calls)
+    return (time.perf_counter() - started) / calls
 
 
 def median_per_call(run: Callable[[int], None], calls: int, repeats: int) -> float:
     """Median over `repeats` of the mean seconds per call of `run(calls)`."""
-    samples = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        run(calls)
-        samples.append((time.perf_counter() - started) / calls)
-    return statistics.median(samples)
+    return statistics.median(seconds_per_call(run, calls) for _ in range(repeats))
 
 
-def env_step_seconds(env_id: str, calls: int, repeats: int, **kwargs: Any) -> float:
-    """Median cost of one `step` with a legal action (sampled through the mask if any)."""
+def paired_per_call(
+    reference: Callable[[int], None], subject: Callable[[int], None], calls: int, repeats: int
+) -> tuple[float, float, float]:
+    """Seconds per call of `reference` and of `subject` timed in alternation (medians),
+    and the median of the ratios subject / reference of each alternation."""
+    pairs = [
+        (seconds_per_call(reference, calls), seconds_per_call(subject, calls))
+        for _ in range(repeats)
+    ]
+    return (
+        statistics.median(r for r, _ in pairs),
+        statistics.median(s for _, s in pairs),
+        statistics.median(s / r for r, s in pairs),
+    )
+
+
+def env_stepper(env_id: str, warmup: int, **kwargs: Any) -> Callable[[int], None]:
+    """`run(n)`: n steps of a warmed-up env with legal actions (sampled through the mask
+    if any), resetting at each episode's end."""
     env = gym.make(env_id, **kwargs)
     _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -67,8 +106,8 @@ def env_step_seconds(env_id: str, calls: int, repeats: int, **kwargs: Any) -> fl
                 _, info = env.reset()
         state["info"] = info
 
-    run(calls // 10)  # warm up
-    return median_per_call(run, calls, repeats)
+    run(warmup)
+    return run
 
 
 def ruleset_decision_seconds(system: str, calls: int, repeats: int) -> float:
@@ -197,42 +236,66 @@ def machine() -> dict[str, str]:
 
 def run_benchmarks(quick: bool = False) -> dict[str, Any]:
     """Every figure, as a JSON-ready dict; `quick` shrinks each measurement."""
-    calls, repeats = (200, 3) if quick else (5000, 7)
-    results: dict[str, Any] = {"machine": machine(), "quick": quick}
-    reference = env_step_seconds(REFERENCE_ENV, calls, repeats)
-    results["reference"] = {"env_id": REFERENCE_ENV, "step_us": reference * 1e6}
+    calls, repeats = (200, 3) if quick else (2000, 15)
+    train_steps = 2048 if quick else 32768
+    results: dict[str, Any] = {"machine": machine(), "quick": quick, "targets": TARGETS}
+    reference = env_stepper(REFERENCE_ENV, calls // 10)
+    reference_steps: list[float] = []
+    reference_training: list[dict[str, float]] = []
     results["systems"] = {}
     for name, info in SYSTEMS.items():
-        step = env_step_seconds(info.env_id, calls, repeats)
+        reference_step, step, ratio = paired_per_call(
+            reference, env_stepper(info.env_id, calls // 10), calls, repeats
+        )
+        reference_steps.append(reference_step)
         figures: dict[str, Any] = {
             "env_id": info.env_id,
             "step_us": step * 1e6,
-            "step_ratio_to_reference": step / reference,
+            "step_ratio_to_reference": ratio,
             "ruleset_decision_us": ruleset_decision_seconds(name, calls, repeats) * 1e6,
             "tournament_duels_per_second": tournament_duels_per_second(
-                name, 20 if quick else 1000, repeats
+                name, 20 if quick else 1000, repeats if quick else 5
             ),
+            "brain": brain_decision_seconds(name, calls, repeats),
         }
-        figures["brain"] = brain_decision_seconds(name, calls, repeats)
-        figures["training"] = training_frames_per_second(info.env_id, 2048 if quick else 32768)
+        ppo = training_frames_per_second(REFERENCE_ENV, train_steps)  # right before: paired
+        training = training_frames_per_second(info.env_id, train_steps)
+        if ppo and training:
+            reference_training.append(ppo)
+            training["ratio_to_reference"] = (
+                training["frames_per_second"] / ppo["frames_per_second"]
+            )
+        figures["training"] = training
         results["systems"][name] = figures
-    results["reference"]["training"] = training_frames_per_second(
-        REFERENCE_ENV, 2048 if quick else 32768
-    )
+    results["reference"] = {
+        "env_id": REFERENCE_ENV,
+        "step_us": statistics.median(reference_steps) * 1e6,
+        "training": {
+            key: statistics.median(run[key] for run in reference_training)
+            for key in ("frames_per_second", "env_share")
+        }
+        if reference_training
+        else None,
+    }
     return results
 
 
 def render_table(results: dict[str, Any]) -> str:
-    """The figures as an aligned text table."""
+    """The figures as an aligned text table, each against its reference and target."""
     reference = results["reference"]
-    rows = [("reference", f"{REFERENCE_ENV} step", f"{reference['step_us']:.1f} us", "1.00")]
+    rows = [
+        ("system", "figure", "value", "against", "target"),
+        ("reference", f"{REFERENCE_ENV} step", f"{reference['step_us']:.1f} us", "", ""),
+    ]
     if reference["training"]:
+        training = reference["training"]
         rows.append(
             (
                 "reference",
                 "PPO frames/s",
-                f"{reference['training']['frames_per_second']:.0f}",
-                f"env {reference['training']['env_share']:.0%}",
+                f"{training['frames_per_second']:.0f}",
+                f"env {training['env_share']:.0%}",
+                "",
             )
         )
     for name, f in results["systems"].items():
@@ -242,11 +305,21 @@ def render_table(results: dict[str, Any]) -> str:
                 "env step",
                 f"{f['step_us']:.1f} us",
                 f"x{f['step_ratio_to_reference']:.2f} of {REFERENCE_ENV}",
+                _target("step_ratio_to_reference", f["step_ratio_to_reference"], "x{:g}"),
             )
         )
-        rows.append((name, "ruleset decision", f"{f['ruleset_decision_us']:.1f} us", ""))
+        rows.append((name, "ruleset decision", f"{f['ruleset_decision_us']:.1f} us", "", ""))
+        duels = f["tournament_duels_per_second"]
         rows.append(
-            (name, "tournament", f"{f['tournament_duels_per_second']:.0f} duels/s", "one worker")
+            (
+                name,
+                "tournament",
+                f"{duels:.0f} duels/s",
+                "one worker",
+                _target("tournament_duels_per_second", duels, "{:g}/s")
+                if name == TOURNAMENT_TARGET_SYSTEM
+                else "",
+            )
         )
         if f["brain"]:
             torch_us = f["brain"].get("torch_us")
@@ -256,25 +329,32 @@ def render_table(results: dict[str, Any]) -> str:
                     "numpy brain",
                     f"{f['brain']['numpy_us']:.1f} us",
                     "" if torch_us is None else f"torch predict {torch_us:.0f} us",
+                    _target("numpy_us", f["brain"]["numpy_us"], "{:g} us"),
                 )
             )
         if f["training"]:
-            fps = f["training"]["frames_per_second"]
-            ratio = ""
-            if reference["training"]:
-                ratio = f"x{fps / reference['training']['frames_per_second']:.2f} of PPO, "
+            training = f["training"]
+            ratio = training.get("ratio_to_reference")
             rows.append(
                 (
                     name,
                     "MaskablePPO frames/s",
-                    f"{fps:.0f}",
-                    f"{ratio}env {f['training']['env_share']:.0%}",
+                    f"{training['frames_per_second']:.0f}",
+                    ("" if ratio is None else f"x{ratio:.2f} of PPO, ")
+                    + f"env {training['env_share']:.0%}",
+                    _target("env_share", training["env_share"], "env {:.0%}"),
                 )
             )
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
     return (
         "\n".join(
             "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
         )
         + "\n"
     )
+
+
+def _target(figure: str, value: float, style: str) -> str:
+    """ "met" or "missed", and the target, e.g. "missed (<= x1)"."""
+    relation, bound = TARGETS[figure]
+    return f"{'met' if meets(figure, value) else 'missed'} ({relation} {style.format(bound)})"

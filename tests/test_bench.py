@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from duelo.agents.brain import shipped_brains
+from duelo.benchmarks.suite import TARGETS
 from duelo.cli import main
 
 
@@ -34,5 +35,11 @@ def test_quick_bench_reports_every_figure(
         else:
             assert figures["brain"] is None
         assert 0 < figures["training"]["env_share"] < 1
+        assert figures["training"]["ratio_to_reference"] > 0
+    assert set(results["targets"]) == set(TARGETS)
     table = capsys.readouterr().out
     assert "CartPole-v1 step" in table and "MaskablePPO frames/s" in table
+    verdicts = [line for line in table.splitlines() if " met (" in line or " missed (" in line]
+    # per system: the step, the brain (if shipped) and training; plus Infierno's tournament
+    brains = sum(bool(shipped_brains(name)) for name in results["systems"])
+    assert len(verdicts) == 2 * len(results["systems"]) + brains + 1
