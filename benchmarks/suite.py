@@ -191,7 +191,8 @@ def brain_decision_seconds(system: str, calls: int, repeats: int) -> dict[str, f
 
 
 def training_frames_per_second(env_id: str, steps: int) -> dict[str, float] | None:
-    """MaskablePPO (PPO for CartPole) frames/s with the shipped config's shape, and env share."""
+    """MaskablePPO (PPO for CartPole) frames/s with the shipped config's shape, and the
+    share of wall time spent in the env."""
     try:
         import torch
         from sb3_contrib import MaskablePPO
@@ -203,11 +204,26 @@ def training_frames_per_second(env_id: str, steps: int) -> dict[str, float] | No
     env_seconds = [0.0]
 
     class Timed(gym.Wrapper):
+        """Counts the time of everything the learner asks of the env: steps, the resets
+        the vec env makes at each episode's end, and the masks MaskablePPO reads."""
+
         def step(self, action: Any) -> Any:
             started = time.perf_counter()
             out = self.env.step(action)
             env_seconds[0] += time.perf_counter() - started
             return out
+
+        def reset(self, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            out = self.env.reset(**kwargs)
+            env_seconds[0] += time.perf_counter() - started
+            return out
+
+        def action_masks(self) -> np.ndarray:
+            started = time.perf_counter()
+            mask = self.env.unwrapped.action_masks()
+            env_seconds[0] += time.perf_counter() - started
+            return mask
 
     kwargs = {} if env_id == REFERENCE_ENV else {"flat_observation": True}
     venv = DummyVecEnv([lambda: Timed(gym.make(env_id, **kwargs)) for _ in range(8)])
