@@ -225,50 +225,72 @@ class ExpertFencer:
         self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
     ) -> int:
         cards = observation["cards"]
-        faithful = cards[-1] == 0  # the PNJ holds no hand in the seed's own duel
-        holds_foco = bool(observation["foco"][0])
-        revealed = int(np.argmax(cards[REVEALED]))
-        if revealed < len(Card):
-            threats = [Card(revealed)]
-        elif revealed == REVEALED_REPOSITION:
-            threats = []
-        else:
-            threats = list(Card)
+        values = self._values(
+            int(np.argmax(cards[REVEALED])),
+            bool(observation["foco"][0]),
+            bool(cards[-1] == 0),  # the PNJ holds no hand in the seed's own duel: faithful
+        )
         best, choice = None, int(DuelAction.REPOSITION_KEEP_ALL)
-        for action in np.flatnonzero(action_mask):
-            if action == DuelAction.SURRENDER:
-                continue
-            mine = Card(action) if action < REPOSITION else None
-            values = [self._value(mine, theirs, holds_foco, faithful) for theirs in threats]
-            value = (
-                sum(values, Fraction(0)) / len(values)
-                if values
-                else (card_value(mine, holds_foco) if mine is not None else Fraction(0))
-            )
-            if mine is None and action != DuelAction.REPOSITION_KEEP_ALL:
-                value -= Fraction(1, 100)  # discarding only helps a hand it cannot value
-            if best is None or value > best:
-                best, choice = value, int(action)
+        for action in np.flatnonzero(action_mask).tolist():
+            value = values[action]
+            if value is not None and (best is None or value > best):
+                best, choice = value, action
         return choice
 
-    def _value(self, mine: Card | None, theirs: Card, holds_foco: bool, faithful: bool) -> float:
-        loss = card_value(theirs, not holds_foco)
-        r = self.RATING
-        if mine is None:  # Reposition: a Defense Test
-            if faithful:
-                keep = at_least_one(r, 0)
-            else:
-                keep = win_chance(r, r, 0, 0, holds_foco, strictly=True)
-            return -(1 - keep) * loss
-        edge = matchup(mine, theirs)
-        if faithful:
-            p = at_least_one(r, edge)
-        else:
-            p = win_chance(r, r, edge, -edge, holds_foco)
-        return p * card_value(mine, holds_foco) - (1 - p) * loss
+    def _values(
+        self, revealed: int, holds_foco: bool, faithful: bool
+    ) -> tuple[Fraction | None, ...]:
+        """The expected PG swing of every action (None: surrender, never chosen), by
+        what the observation shows; cached, since the exact odds are slow to add up."""
+        return _action_values(self.RATING, revealed, holds_foco, faithful)
 
 
 SKIRMISH_NPCS = {
     npc.name: npc for npc in (AggressiveSkirmisher, CautiousSkirmisher, ExpertSkirmisher)
 }
 DUEL_NPCS = {npc.name: npc for npc in (AggressiveFencer, CautiousFencer, ExpertFencer)}
+
+
+@lru_cache(maxsize=256)
+def _action_values(
+    rating: int, revealed: int, holds_foco: bool, faithful: bool
+) -> tuple[Fraction | None, ...]:
+    if revealed < len(Card):
+        threats = [Card(revealed)]
+    elif revealed == REVEALED_REPOSITION:
+        threats = []
+    else:
+        threats = list(Card)
+    values: list[Fraction | None] = []
+    for action in DuelAction:
+        if action == DuelAction.SURRENDER:
+            values.append(None)
+            continue
+        mine = Card(action) if action < REPOSITION else None
+        each = [_swing(rating, mine, theirs, holds_foco, faithful) for theirs in threats]
+        value = (
+            sum(each, Fraction(0)) / len(each)
+            if each
+            else (card_value(mine, holds_foco) if mine is not None else Fraction(0))
+        )
+        if mine is None and action != DuelAction.REPOSITION_KEEP_ALL:
+            value -= Fraction(1, 100)  # discarding only helps a hand it cannot value
+        values.append(value)
+    return tuple(values)
+
+
+def _swing(rating: int, mine: Card | None, theirs: Card, holds_foco: bool, faithful: bool) -> float:
+    """The expected PG swing of playing `mine` (None: Reposition) against `theirs`."""
+    loss = card_value(theirs, not holds_foco)
+    if mine is None:  # Reposition: a Defense Test
+        if faithful:
+            keep = at_least_one(rating, 0)
+        else:
+            keep = win_chance(rating, rating, 0, 0, holds_foco, strictly=True)
+        return -(1 - keep) * loss
+    edge = matchup(mine, theirs)
+    if faithful:
+        p = at_least_one(rating, edge)
+    else:
+        p = win_chance(rating, rating, edge, -edge, holds_foco)
+    return p * card_value(mine, holds_foco) - (1 - p) * loss

@@ -111,6 +111,17 @@ class EsgrimaDuelState:
 
 
 NOT_REVEALED = len(Card) + 1
+_FIRST, _SECOND, _OVER = DuelPhase  # bound once: Python 3.11 looks members up slowly
+
+
+def _counts(cards: list[Card]) -> list[int]:
+    """How many of each card, in `Card` order."""
+    counts = [0] * len(Card)
+    for card in cards:
+        counts[card] += 1
+    return counts
+
+
 OBSERVATION_SPEC = ObservationSpec(
     (
         ObsKey("initiative", "initiative scores [self, opponent]", 0, 99, (2,)),
@@ -191,12 +202,13 @@ class EsgrimaDuelRuleset:
         return state
 
     def to_act(self, state: EsgrimaDuelState) -> int | None:
-        if state.phase == DuelPhase.OVER:
+        phase = state.phase
+        if phase == _OVER:
             return None
         if state.faithful:
             return 0
         first = 1 - state.foco
-        return first if state.phase == DuelPhase.FIRST else state.foco
+        return first if phase == _FIRST else state.foco
 
     def legal_actions(self, state: EsgrimaDuelState, seat: int) -> np.ndarray:
         mask = np.zeros(len(DuelAction), dtype=bool)
@@ -204,8 +216,7 @@ class EsgrimaDuelRuleset:
             return mask
         for card in state.sides[seat].hand:
             mask[card] = True
-        mask[REPOSITION : DuelAction.SURRENDER] = True
-        mask[DuelAction.SURRENDER] = True
+        mask[REPOSITION:] = True  # every Reposition, and surrender
         return mask
 
     def apply(self, state: EsgrimaDuelState, seat: int, action: int, dice: Dice) -> None:
@@ -236,6 +247,7 @@ class EsgrimaDuelRuleset:
         return state.result
 
     def observe(self, state: EsgrimaDuelState, seat: int) -> np.ndarray:
+        """The observation of `seat` (digest §12), in the order of OBSERVATION_SPEC."""
         me, them = state.sides[seat], state.sides[1 - seat]
         values: list[float] = [
             me.initiative,
@@ -249,19 +261,16 @@ class EsgrimaDuelRuleset:
         for body in (me.body, them.body):
             values += [body.armour == "light", body.armour == "heavy", body.armour_pts]
         values.append(state.foco == seat)
-        to_act = self.to_act(state)
-        values += [
-            to_act == seat and state.phase == DuelPhase.FIRST,
-            to_act == seat and state.phase == DuelPhase.SECOND,
-        ]
-        values += [me.hand.count(card) for card in Card]
+        deciding = self.to_act(state) == seat
+        values += [deciding and state.phase == _FIRST, deciding and state.phase == _SECOND]
+        values += _counts(me.hand)
         revealed = [0.0] * (len(Card) + 2)
         commit = state.commits.get(1 - seat)
         revealed[
             NOT_REVEALED if commit is None else (len(Card) if commit.card is None else commit.card)
         ] = 1.0
         values += revealed
-        values += [state.discard.count(card) for card in Card]
+        values += _counts(state.discard)
         values += [len(state.deck), len(them.hand)]
         values += [state.options.duel_end == "first_blood", min(state.exchange, 999)]
         return OBSERVATION_SPEC.pack(values)

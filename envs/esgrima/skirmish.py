@@ -217,6 +217,10 @@ OBSERVATION_SPEC = ObservationSpec(
     )
 )
 CLASSES = ("light_melee", "heavy_melee", "light_ranged", "heavy_ranged")
+NO_OBJECT = [0] * 6
+"""An empty terrain-object slot of the observation."""
+BOUNDARIES = range(MAX_ZONES - 1)
+"""Zone boundaries the observation reports as blocked or not."""
 
 
 class EsgrimaSkirmishRuleset:
@@ -295,64 +299,52 @@ class EsgrimaSkirmishRuleset:
             return mask
         me, them = state.fighters[seat], state.fighters[1 - seat]
         distance = state.distance()
+        near = band(distance) <= 1
         held = me.held
         weapon = held.weapon if held else None
         zones = state.layout.zones
-        here = [i for i, o in enumerate(state.layout.objects) if o.zone == me.zone]
+        objects = state.layout.objects
+        here = [i for i, o in enumerate(objects) if o.zone == me.zone]
         visible = not them.hidden  # seed: no attack may target a hidden combatant
+        in_reach = weapon is not None and reach(weapon, distance) is not None
         ranged_ready = (
             weapon is not None
             and not weapon.melee
             and (held.loaded or not self._needs_loading(weapon))
         )
         toward = me.zone + (1 if them.zone > me.zone else -1)
-        mask[SkirmishAction.MOVE_TOWARD] = distance > 0 and _open(state, me.zone, toward)
         away = self._away_zone(state, seat)
-        mask[SkirmishAction.MOVE_AWAY] = (
-            _open(state, me.zone, away) if away is not None else band(distance) == 2
-        )  # at the edge while Far: flight
         other_side = 2 * them.zone - me.zone
-        mask[SkirmishAction.RELOCATE_NEAR] = (
-            distance == 1
+        interact = any(objects[i].interact and not state.spent[i] for i in here)
+        mask[:] = [  # in SkirmishAction order (a hot path: one list, one store)
+            distance > 0 and _open(state, me.zone, toward),  # MOVE_TOWARD
+            # MOVE_AWAY: at the edge while Far, it is flight
+            _open(state, me.zone, away) if away is not None else band(distance) == 2,
+            distance == 1  # RELOCATE_NEAR
             and 0 <= other_side < zones
             and _open(state, me.zone, them.zone)
-            and _open(state, them.zone, other_side)
-        )
-        mask[SkirmishAction.MELEE_ATTACK] = (
-            visible and weapon is not None and weapon.melee and reach(weapon, distance) is not None
-        )
-        mask[SkirmishAction.SHOT] = visible and ranged_ready and reach(weapon, distance) is not None
-        mask[SkirmishAction.THROW_WEAPON] = (
-            visible and weapon is not None and weapon.cls == "light_melee"
-        )
-        mask[SkirmishAction.EVADE] = me.body.armour != "heavy" or me.character.shield
-        mask[SkirmishAction.DRAW_WEAPON] = self._next_weapon(me) is not None
-        mask[SkirmishAction.RELOAD] = (
-            held is not None and self._needs_loading(held.weapon) and not held.loaded
-        )
-        mask[SkirmishAction.FOCALIZAR] = True
-        mask[SkirmishAction.LOCATE] = them.hidden and band(distance) <= 1
-        mask[SkirmishAction.SUPPRESSIVE_FIRE] = ranged_ready and reach(weapon, distance) is not None
-        mask[SkirmishAction.TAKE_COVER] = not me.in_cover and any(
-            state.layout.objects[i].cover for i in here
-        )
-        mask[SkirmishAction.HIDE] = not me.hidden and any(
-            state.layout.objects[i].hide for i in here
-        )
-        interact = any(state.layout.objects[i].interact and not state.spent[i] for i in here)
-        mask[SkirmishAction.INTERACT_EDGE] = interact and not me.edge
-        mask[SkirmishAction.INTERACT_AREA] = interact and band(distance) <= 1
-        mask[SkirmishAction.CANCEL_EDGE] = them.edge
-        mask[SkirmishAction.PASS] = True
-        mask[SkirmishAction.SURRENDER] = True
-        mask[SkirmishAction.DELAY] = (
-            state.actions_left == ACTIONS_PER_TURN
+            and _open(state, them.zone, other_side),
+            visible and in_reach and weapon.melee,  # MELEE_ATTACK
+            visible and ranged_ready and in_reach,  # SHOT
+            visible and weapon is not None and weapon.cls == "light_melee",  # THROW_WEAPON
+            me.body.armour != "heavy" or me.character.shield,  # EVADE
+            self._next_weapon(me) is not None,  # DRAW_WEAPON
+            held is not None and self._needs_loading(weapon) and not held.loaded,  # RELOAD
+            True,  # FOCALIZAR
+            them.hidden and near,  # LOCATE
+            ranged_ready and in_reach,  # SUPPRESSIVE_FIRE
+            not me.in_cover and any(objects[i].cover for i in here),  # TAKE_COVER
+            not me.hidden and any(objects[i].hide for i in here),  # HIDE
+            interact and not me.edge,  # INTERACT_EDGE
+            interact and near,  # INTERACT_AREA
+            them.edge,  # CANCEL_EDGE
+            True,  # PASS
+            True,  # SURRENDER
+            state.actions_left == ACTIONS_PER_TURN  # DELAY
             and state.turn_index == 0
-            and state.delayed_round != state.round
-        )
-        mask[SkirmishAction.INTERACT_BLOCK] = (
-            interact and distance > 0 and _open(state, me.zone, toward)
-        )
+            and state.delayed_round != state.round,
+            interact and distance > 0 and _open(state, me.zone, toward),  # INTERACT_BLOCK
+        ]
         return mask
 
     def apply(self, state: SkirmishState, seat: int, action: int, dice: Dice) -> None:
@@ -391,8 +383,12 @@ class EsgrimaSkirmishRuleset:
         return state.result
 
     def observe(self, state: SkirmishState, seat: int) -> np.ndarray:
+        """The observation of `seat` (digest §12), in the order of OBSERVATION_SPEC (a hot
+        path: no comprehension where a few terms do)."""
         me, them = state.fighters[seat], state.fighters[1 - seat]
         distance = state.distance()
+        near = band(distance)
+        acting = state.current == seat
         values: list[float] = [
             me.initiative,
             them.initiative,
@@ -401,24 +397,35 @@ class EsgrimaSkirmishRuleset:
             me.body.pg_max,
             them.body.pg_max,
             distance,
-        ]
-        values += [band(distance) == b for b in range(3)]
-        values += [
+            near == 0,
+            near == 1,
+            near == 2,
             me.zone,
             them.zone,
-            state.current == seat,
-            state.actions_left if state.current == seat else 0,
+            acting,
+            state.actions_left if acting else 0,
         ]
         for f in (me, them):
-            values += [f.body.armour == "light", f.body.armour == "heavy", f.body.armour_pts]
+            armour = f.body.armour
+            values += [armour == "light", armour == "heavy", f.body.armour_pts]
         for f in (me, them):
             held = f.held
-            values += [held is not None and held.weapon.cls == c for c in CLASSES]
+            cls = held.weapon.cls if held is not None else None
+            kept = lost = 0
+            for h in f.weapons:
+                if h.lost:
+                    lost += 1
+                else:
+                    kept += 1
             values += [
+                cls == CLASSES[0],
+                cls == CLASSES[1],
+                cls == CLASSES[2],
+                cls == CLASSES[3],
                 held is not None and held.loaded,
                 f.reload_pending,
-                sum(not h.lost for h in f.weapons) - (held is not None),
-                sum(h.lost for h in f.weapons),
+                kept - (held is not None),
+                lost,
             ]
         for f in (me, them):
             values += [
@@ -430,14 +437,13 @@ class EsgrimaSkirmishRuleset:
                 f.edge,
                 f.used_projectiles,
             ]
-        for slot in range(MAX_OBJECTS):
-            if slot < len(state.layout.objects):
-                o = state.layout.objects[slot]
-                values += [1, o.zone, o.cover, o.hide, o.interact, state.spent[slot]]
-            else:
-                values += [0] * 6
+        objects = state.layout.objects
+        for slot, o in enumerate(objects):
+            values += [1, o.zone, o.cover, o.hide, o.interact, state.spent[slot]]
+        values += NO_OBJECT * (MAX_OBJECTS - len(objects))
         values.append(min(state.round, 999))
-        values += [b in state.blocked for b in range(MAX_ZONES - 1)]
+        blocked = state.blocked
+        values += [boundary in blocked for boundary in BOUNDARIES]
         return OBSERVATION_SPEC.pack(values)
 
     def round(self, state: SkirmishState) -> int:
