@@ -3,8 +3,10 @@
 Rules never touch a random generator directly: they ask a `Dice` for one face of
 one die, naming what the roll is for. Two sources exist:
 
-- `GeneratorDice` draws from an injected `numpy.random.Generator`, so a seed
-  fixes a whole duel (Gymnasium's `np_random`, a tournament's SeedSequence).
+- `GeneratorDice` draws from a numpy bit generator of its own, seeded by the
+  caller (a tournament duel's SeedSequence, a seed drawn from Gymnasium's
+  `np_random`), so a seed fixes a whole duel; it rolls the faces numpy's
+  `Generator.integers` would, from raw outputs drawn in blocks.
 - `ScriptedDice` replays a list of faces, so the worked examples of the seeds can
   be re-run to their printed numbers; running out is an error, never a silent
   random fallback.
