@@ -8,6 +8,7 @@ future dice, so both sides' public state is shown.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
 import numpy as np
@@ -119,15 +120,17 @@ def observe(state: DuelState, seat: int, round_cap: int) -> np.ndarray:
     """The observation of `seat` (digest §12) as one float32 vector, in the order of
     OBSERVATION_SPEC.
 
-    A hot path: each fighter's carried weapons are walked once, the constant parts
-    (stat blocks, feats, weapon profiles) come from caches, and the values go into
-    one list that becomes the vector.
+    A hot path: the vector is joined from packed segments. What changes (HP,
+    range, budget, flags...) is packed each time; what does not (stat blocks,
+    feats, lighting) and each weapon's row at its ammo and jam state are packed
+    once and reused, and each fighter's weapons are walked once.
     """
     me, them = state.fighters[seat], state.fighters[1 - seat]
-    mine, theirs = _carried(me), _carried(them)
+    my_hands, my_holsters, my_loadout = _carried(me)
+    their_hands, their_holsters, their_loadout = _carried(them)
     my_block, their_block = _constant(me.character), _constant(them.character)
     phase = state.phase
-    values: list[float] = [
+    head = [
         me.initiative or 0.0,
         them.initiative or 0.0,
         state.order[0] == seat,
@@ -148,63 +151,57 @@ def observe(state: DuelState, seat: int, round_cap: int) -> np.ndarray:
     ]
     budget = state.budget
     if state.current == seat and (phase == _SURPRISE or phase == _ROUND):
-        values += [
-            budget.standard,
-            budget.move,
-            budget.full_round,
-            budget.can_step,
-            not budget.acted,
-        ]
+        head += [budget.standard, budget.move, budget.full_round, budget.can_step, not budget.acted]
     else:
-        values += NO_BUDGET
-    values += _status(me, my_block)
-    values += _status(them, their_block)
-    values += my_block.stats
-    values += their_block.stats
-    values += mine.main
-    values += theirs.main
-    values += mine.off
-    values += theirs.off
-    values += mine.holstered
-    values += theirs.holstered
-    values += mine.loadout
-    values += theirs.loadout
-    values += _LIGHTING[state.options.lighting]
-    values.append(state.duel_repeats)
-    return OBSERVATION_SPEC.pack(values)
+        head += NO_BUDGET
+    return OBSERVATION_SPEC.join(
+        (
+            _pack(_HEAD, *head),
+            _pack(_STATUS, *_status(me)),
+            my_block.feats,
+            _pack(_STATUS, *_status(them)),
+            their_block.feats,
+            my_block.stats,
+            their_block.stats,
+            my_hands[0],  # main hands [self, opponent], then off hands
+            their_hands[0],
+            my_hands[1],
+            their_hands[1],
+            _pack(_HOLSTERS, *my_holsters, *their_holsters),
+            my_loadout,
+            their_loadout,
+            _LIGHTING[state.options.lighting],
+            _pack("f", state.duel_repeats),
+        )
+    )
 
 
 NO_BUDGET = [False] * 5
-NO_WEAPON = [0.0] * len(WEAPON_FEATURES)
+_pack = struct.pack
+_HEAD, _STATUS, _HOLSTERS = "22f", "8f", "4f"
+"""Formats of the packed segments: the head (initiative to budget), a fighter's
+changing status flags, both fighters' holsters."""
+_ROW = f"{len(WEAPON_FEATURES)}f"
+NO_WEAPON = _pack(_ROW, *[0.0] * len(WEAPON_FEATURES))
 _SURPRISE, _ROUND, _BOTH_MISS, _CRIT_CHOICE = PHASES
 _HOLSTERED, _MAIN_HAND, _OFF_HAND, _THROWN_AWAY = Place
 _LOST, _COWED = Staredown.LOST, Staredown.COWED
-_LIGHTING = {name: [name == each for each in LIGHTING] for name in LIGHTING}
+_LIGHTING = {name: _pack("3f", *[name == each for each in LIGHTING]) for name in LIGHTING}
 
 
 @dataclass(frozen=True)
 class _Constant:
-    """What an observation shows of a stat block, the same all duel long."""
+    """What an observation shows of a stat block, the same all duel long (packed)."""
 
     hp_max: int
-    stats: list[float]
-    feats: list[bool]
+    stats: bytes
+    feats: bytes
     """uncanny_dodge, quick_draw, two_weapon_fighting: the status flags that never change."""
 
 
-@dataclass
-class _Carried:
-    """One fighter's weapons as the observation shows them."""
-
-    main: list[float]
-    off: list[float]
-    holstered: list[bool]
-    loadout: list[float]
-    """The primary and the secondary weapon's features, one after the other."""
-
-
-def _carried(fighter: Fighter) -> _Carried:
-    """One walk over the carried weapons: hands, holsters and the loadout slots."""
+def _carried(fighter: Fighter) -> tuple[tuple[bytes, bytes], list[bool], bytes]:
+    """One walk over the carried weapons: the main and off hand's rows, the two
+    holsters, and the primary and secondary weapon's rows (the loadout)."""
     main = off = None
     holstered = [False, False]
     loadout = [NO_WEAPON, NO_WEAPON]
@@ -220,10 +217,11 @@ def _carried(fighter: Fighter) -> _Carried:
             main = row
         elif place == _OFF_HAND and off is None:
             off = row
-    return _Carried(main or NO_WEAPON, off or NO_WEAPON, holstered, [*loadout[0], *loadout[1]])
+    return (main or NO_WEAPON, off or NO_WEAPON), holstered, loadout[0] + loadout[1]
 
 
-def _status(fighter: Fighter, block: _Constant) -> list[float]:
+def _status(fighter: Fighter) -> list[bool]:
+    """The status flags that change, in STATUS_FLAGS order (the feats follow them)."""
     return [
         not fighter.has_acted,  # flat-footed
         fighter.stunned,
@@ -233,7 +231,6 @@ def _status(fighter: Fighter, block: _Constant) -> list[float]:
         fighter.staredown == _LOST,
         fighter.staredown == _COWED,
         fighter.feint_turns > 0,
-        *block.feats,
     ]
 
 
@@ -243,10 +240,6 @@ def _constant(c: Character) -> _Constant:
     if cached is None or cached[0] is not c:
         cached = _CONSTANTS[id(c)] = (c, _constant_part(c))
     return cached[1]
-
-
-_CONSTANTS: dict[int, tuple[Character, _Constant]] = {}
-_WEAPONS: dict[int, tuple[Weapon, tuple[list[float], float, float]]] = {}
 
 
 def _constant_part(c: Character) -> _Constant:
@@ -266,20 +259,22 @@ def _constant_part(c: Character) -> _Constant:
         c.attention,
     ]
     feats = [feat in c.feats for feat in ("uncanny_dodge", "quick_draw", "two_weapon_fighting")]
-    return _Constant(c.hp_max, stats, feats)
+    return _Constant(c.hp_max, _pack(f"{len(stats)}f", *stats), _pack("3f", *feats))
 
 
-def _weapon_static(w: Weapon) -> tuple[list[float], float, float]:
-    """A weapon's constant features: the first eight, capacity, reliability (cached)."""
-    cached = _WEAPONS.get(id(w))
-    if cached is None or cached[0] is not w:
-        cached = _WEAPONS[id(w)] = (w, _weapon_row(w))
+def _weapon(item: Carried) -> bytes:
+    """A carried weapon's packed row (cached by weapon identity, ammo and jam)."""
+    key = (id(item.weapon), item.ammo, item.jammed)
+    cached = _ROWS.get(key)
+    if cached is None or cached[0] is not item.weapon:
+        cached = _ROWS[key] = (item.weapon, _pack(_ROW, *_weapon_row(item)))
     return cached[1]
 
 
-def _weapon_row(w: Weapon) -> tuple[list[float], float, float]:
+def _weapon_row(item: Carried) -> list[float]:
+    w = item.weapon
     count, sides = w.damage
-    head = [
+    return [
         1.0,
         w.is_firearm,
         w.throwable,
@@ -288,10 +283,12 @@ def _weapon_row(w: Weapon) -> tuple[list[float], float, float]:
         w.crit_low - 10,
         w.increment,
         w.max_range,
+        item.ammo,
+        w.capacity,
+        item.jammed,
+        w.reliability,
     ]
-    return head, w.capacity, w.reliability
 
 
-def _weapon(item: Carried) -> list[float]:
-    head, capacity, reliability = _weapon_static(item.weapon)
-    return [*head, item.ammo, capacity, item.jammed, reliability]
+_CONSTANTS: dict[int, tuple[Character, _Constant]] = {}
+_ROWS: dict[tuple[int, int, bool], tuple[Weapon, bytes]] = {}
