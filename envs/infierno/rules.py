@@ -87,6 +87,7 @@ _SURPRISE, _ROUND, _BOTH_MISS, _CRIT_CHOICE, _OVER = Phase
 _HOLSTERED, _MAIN_HAND, _OFF_HAND = Place.HOLSTERED, Place.MAIN_HAND, Place.OFF_HAND
 _DRAW_PRIMARY, _DRAW_SECONDARY = Action.DRAW_PRIMARY, Action.DRAW_SECONDARY
 _PRONE_TOGGLE, _DELAY, _END_TURN = Action.PRONE_TOGGLE, Action.DELAY, Action.END_TURN
+_SURRENDER = Action.SURRENDER
 _FREE, _MOVE, _STANDARD, _FULL = Cost.FREE, Cost.MOVE, Cost.STANDARD, Cost.FULL
 _TURN_ACTIONS = Action.SURRENDER + 1
 """The turn actions END_TURN..SURRENDER come first in `Action`, then the decision phases'."""
@@ -450,10 +451,10 @@ class InfiernoRuleset:
 
     def _check_out(self, state: DuelState) -> bool:
         """§9: down at hp <= 0, knocked out at nonlethal >= hp."""
-        out = [f.out for f in state.fighters]
-        if not any(out):
+        out = [state.fighters[0].out, state.fighters[1].out]
+        if not (out[0] or out[1]):
             return False
-        if all(out):
+        if out[0] and out[1]:
             self._finish(state, Outcome(None, "both fighters are out"))
             return True
         loser = out.index(True)
@@ -593,17 +594,17 @@ class InfiernoRuleset:
         fighter = state.fighters[seat]
         opponent = state.fighters[1 - seat]
         budget = state.budget
-        if action == Action.DELAY:
+        if action == _DELAY:
             self._delay(state, seat)
             return
         fighter.has_acted = True  # DESPREVENIDO: no longer flat-footed once acting
         budget.acted = True
-        if action == Action.END_TURN:
+        if action == _END_TURN:
             state.say(seat, "{} ends the turn", fighter.name)
             self._end_turn(state, dice)
             return
         self._spend(budget, self._cost(fighter, action), action)
-        if action == Action.SURRENDER:
+        if action == _SURRENDER:
             state.say(seat, "{} SURRENDERS", fighter.name)
             self._finish(state, Outcome(1 - seat, f"{fighter.name} surrenders"))
             return
@@ -663,7 +664,7 @@ class InfiernoRuleset:
         self._after_action(state, dice)
 
     def _after_action(self, state: DuelState, dice: Dice) -> None:
-        if state.phase in (Phase.OVER, Phase.CRIT_CHOICE) or self._check_out(state):
+        if state.phase == _OVER or state.phase == _CRIT_CHOICE or self._check_out(state):
             return
         fighter = state.fighters[state.current]
         if fighter.stunned:
@@ -748,8 +749,14 @@ class InfiernoRuleset:
         if state.distance == 1:
             for each in state.fighters:
                 each.cover = False  # §8.4: no cover in melee
-        verb = action.name.lower().replace("_", " ")
-        state.say(seat, "{}: {}, distance {} -> {}", fighter.name, verb, before, state.distance)
+        state.say(
+            seat,
+            "{}: {}, distance {} -> {}",
+            fighter.name,
+            MOVE_VERBS[action],
+            before,
+            state.distance,
+        )
 
     def _clear_jam(self, state: DuelState, seat: int, dice: Dice) -> None:
         """Craft (Mechanics) DC 15 as a standard action (seed PIFIAS Y ENCASQUILLAMIENTO)."""
@@ -784,6 +791,8 @@ ATTACKS = frozenset(
 )
 RUNS = frozenset({Action.RUN_IN, Action.RUN_OUT})
 MOVES = frozenset({Action.ADVANCE, Action.RETREAT, Action.STEP_IN, Action.STEP_OUT, *RUNS})
+MOVE_VERBS = {action: action.name.lower().replace("_", " ") for action in MOVES}
+"""How the narration names each move ("step in")."""
 
 
 def _melee_share(hands: int) -> StrShare:
