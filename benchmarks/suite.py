@@ -4,7 +4,8 @@ Each figure is a median over repeats, next to the reference it should be read
 against, timed on the same machine at the same moment:
 
 - env step through `gymnasium.make` with a random opponent, per env id, against
-  CartPole-v1 through `gymnasium.make`; one decision through the ruleset alone;
+  CartPole-v1 through `gymnasium.make`, with the default Dict observation and
+  with the flat one training uses; one decision through the ruleset alone;
 - tournament throughput: scripted-vs-scripted duels per second in one worker;
 - brain inference: one numpy-brain decision against the torch policy's `predict`;
 - training: MaskablePPO frames per second on each env against PPO on
@@ -264,10 +265,15 @@ def run_benchmarks(quick: bool = False) -> dict[str, Any]:
             reference, env_stepper(info.env_id, calls // 10), calls, repeats
         )
         reference_steps.append(reference_step)
+        _, flat_step, flat_ratio = paired_per_call(
+            reference, env_stepper(info.env_id, calls // 10, flat_observation=True), calls, repeats
+        )
         figures: dict[str, Any] = {
             "env_id": info.env_id,
             "step_us": step * 1e6,
             "step_ratio_to_reference": ratio,
+            "flat_step_us": flat_step * 1e6,
+            "flat_step_ratio_to_reference": flat_ratio,
             "ruleset_decision_us": ruleset_decision_seconds(name, calls, repeats) * 1e6,
             "tournament_duels_per_second": tournament_duels_per_second(
                 name, 20 if quick else 1000, repeats if quick else 5
@@ -322,6 +328,15 @@ def render_table(results: dict[str, Any]) -> str:
                 f"{f['step_us']:.1f} us",
                 f"x{f['step_ratio_to_reference']:.2f} of {REFERENCE_ENV}",
                 _target("step_ratio_to_reference", f["step_ratio_to_reference"], "x{:g}"),
+            )
+        )
+        rows.append(
+            (
+                name,
+                "env step, flat obs",
+                f"{f['flat_step_us']:.1f} us",
+                f"x{f['flat_step_ratio_to_reference']:.2f} of {REFERENCE_ENV}",
+                "",
             )
         )
         rows.append((name, "ruleset decision", f"{f['ruleset_decision_us']:.1f} us", "", ""))

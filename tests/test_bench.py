@@ -26,6 +26,8 @@ def test_quick_bench_reports_every_figure(
         for key in (
             "step_us",
             "step_ratio_to_reference",
+            "flat_step_us",
+            "flat_step_ratio_to_reference",
             "ruleset_decision_us",
             "tournament_duels_per_second",
         ):

@@ -474,18 +474,6 @@ class InfiernoRuleset:
         return COST[action]
 
     @staticmethod
-    def _affordable(budget: Budget, cost: Cost, action: Action) -> bool:
-        if cost == _STANDARD:
-            return budget.standard
-        if cost == _MOVE:
-            return budget.move or budget.standard  # a move may replace the standard action
-        if cost == _FULL:
-            return budget.full_round
-        if cost == _FREE:
-            return action not in budget.free_used  # each free action once a turn (§4)
-        return True
-
-    @staticmethod
     def _spend(budget: Budget, cost: Cost, action: Action) -> None:
         if cost == _STANDARD:
             budget.standard = False
@@ -510,7 +498,8 @@ class InfiernoRuleset:
 
     def _turn_mask(self, state: DuelState, seat: int, mask: np.ndarray) -> None:
         """The turn actions' mask, in `Action` order (a hot path: flags computed once, and
-        the costs of `_cost`/`_affordable` read inline)."""
+        what `_cost` would charge read inline). A move action may be paid with the
+        standard action; a free action is affordable once a turn (§4)."""
         fighter = state.fighters[seat]
         budget = state.budget
         distance = state.distance
@@ -542,7 +531,8 @@ class InfiernoRuleset:
                 item is not None
                 and item.place == _HOLSTERED
                 and free_hands >= item.weapon.hands
-                and (action not in budget.free_used if quick_draw else move)  # §4 step 9
+                # §4 step 9: free with Quick Draw (once a turn), else a move action
+                and (action not in budget.free_used if quick_draw else move)
             )
         main_weapon = main.weapon if main is not None else None
         main_strikes = main is not None and self._can_strike(state, main)

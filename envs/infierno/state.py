@@ -150,11 +150,6 @@ class Fighter:
         return self.in_hand(Place.OFF_HAND)
 
     @property
-    def free_hands(self) -> int:
-        used = sum(item.weapon.hands for item in self.carried if item.place in (1, 2))
-        return max(0, 2 - used)
-
-    @property
     def out(self) -> bool:
         """Down (hp <= 0) or knocked out (nonlethal >= hp), digest §9."""
         return self.hp <= 0 or self.nonlethal >= self.hp
