@@ -41,28 +41,40 @@ def bradley_terry(
     `scores[i, j]` is i's score against j (wins + half draws). `prior` adds that
     many virtual half-wins to both sides of every pairing that was played, so a
     policy that never wins or never loses still gets a finite rating.
+
+    `scores` may also be a stack of tables (..., n, n), fitted together (the
+    bootstrap's resamples): each stops at its own convergence with the strengths
+    it would reach alone, while the iterations run once for all of them.
     """
     scores = np.asarray(scores, dtype=float)
-    played = (scores + scores.T) > 0
+    played = (scores + np.swapaxes(scores, -1, -2)) > 0
     scores = scores + prior * played
-    games = scores + scores.T
-    wins = scores.sum(axis=1)
-    strength = np.ones(len(scores))
+    games = scores + np.swapaxes(scores, -1, -2)
+    wins = scores.sum(axis=-1)
+    strength = np.ones(wins.shape)
+    fitted = strength.copy()
+    active = np.ones(wins.shape[:-1], dtype=bool)
+    """The tables still iterating; the others' strengths are final in `fitted`."""
     for _ in range(iterations):
-        pair_sums = strength[:, None] + strength[None, :]
-        denominator = (games / pair_sums).sum(axis=1)
+        pair_sums = strength[..., :, None] + strength[..., None, :]
+        denominator = (games / pair_sums).sum(axis=-1)
         updated = np.where(denominator > 0, wins / np.where(denominator > 0, denominator, 1), 1.0)
-        updated /= np.exp(np.log(updated).mean())
-        if np.max(np.abs(updated - strength)) < tol:
-            return updated
-        strength = updated
-    return strength
+        updated /= np.exp(np.log(updated).mean(axis=-1, keepdims=True))
+        converged = active & (np.max(np.abs(updated - strength), axis=-1) < tol)
+        fitted[converged] = updated[converged]
+        active &= ~converged
+        if not active.any():
+            return fitted
+        strength[active] = updated[active]
+    fitted[active] = strength[active]
+    return fitted
 
 
 def elo(strengths: np.ndarray, anchor: int, anchor_rating: float = 1000.0) -> np.ndarray:
-    """Bradley-Terry strengths on the Elo scale, policy `anchor` fixed at `anchor_rating`."""
+    """Bradley-Terry strengths on the Elo scale, policy `anchor` fixed at `anchor_rating`
+    (`strengths` may be a stack, one row a fit)."""
     log_strength = np.log(strengths)
-    return anchor_rating + ELO_SCALE * (log_strength - log_strength[anchor])
+    return anchor_rating + ELO_SCALE * (log_strength - log_strength[..., anchor, None])
 
 
 def bootstrap_elo(
@@ -77,14 +89,13 @@ def bootstrap_elo(
 
     `pair_scores[(i, j)]` lists i's score in each duel against j (1, 0.5 or 0).
     """
-    draws = np.empty((samples, players))
+    tables = np.zeros((samples, players, players))
     for k in range(samples):
-        scores = np.zeros((players, players))
         for (i, j), duel_scores in pair_scores.items():
             values = np.asarray(duel_scores, dtype=float)
             resampled = values[rng.integers(len(values), size=len(values))].sum()
-            scores[i, j] += resampled
-            scores[j, i] += len(values) - resampled
-        draws[k] = elo(bradley_terry(scores), anchor, anchor_rating)
+            tables[k, i, j] += resampled
+            tables[k, j, i] += len(values) - resampled
+    draws = elo(bradley_terry(tables), anchor, anchor_rating)  # all resamples fitted together
     low, high = np.percentile(draws, [2.5, 97.5], axis=0)
     return low, high

@@ -53,3 +53,21 @@ def test_bootstrap_interval_brackets_the_estimate() -> None:
     low, high = bootstrap_elo(pair_scores, 3, anchor=2, rng=rng, samples=300)
     assert low[2] == high[2] == 1000  # the anchor does not move
     assert np.all(low[:2] < estimate[:2]) and np.all(estimate[:2] < high[:2])
+
+
+def test_a_stack_of_tables_fits_each_as_it_would_alone() -> None:
+    """The bootstrap fits its resamples together; each must stop where it would alone
+    (tables near and far from even converge after very different iteration counts)."""
+    tables = np.array(
+        [
+            [[0, 3, 5], [1, 0, 2], [5, 2, 0]],
+            [[0, 199, 200], [1, 0, 150], [0, 50, 0]],
+            [[0, 10, 10], [10, 0, 10], [10, 10, 0]],
+            [[0, 0, 7], [0, 0, 0], [1, 0, 0]],  # one pairing never played
+        ],
+        dtype=float,
+    )
+    together = bradley_terry(tables)
+    for table, fitted in zip(tables, together, strict=True):
+        assert np.array_equal(fitted, bradley_terry(table))
+    assert np.array_equal(elo(together, 1)[1], elo(bradley_terry(tables[1]), 1))
