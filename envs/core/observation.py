@@ -108,7 +108,7 @@ class ObservationSpec:
         Rulesets observe through this: `struct` packs a list of Python numbers
         about twice as fast as `np.array` does, and refuses a wrong count.
         """
-        return np.frombuffer(bytearray(struct.pack(self._format, *values)), np.float32)
+        return self.join((struct.pack(self._format, *values),))
 
     def join(self, parts: Iterable[bytes]) -> np.ndarray:
         """One new float32 vector from packed parts (`struct` "f" floats, in declaration
