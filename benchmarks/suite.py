@@ -127,7 +127,8 @@ def ruleset_decision_seconds(system: str, calls: int, repeats: int) -> float:
                 duel = ruleset.new_duel(dice)
                 seat = ruleset.to_act(duel)
             mask = ruleset.legal_actions(duel, seat)
-            ruleset.apply(duel, seat, policy.act(ruleset.observe(duel, seat), mask, rng), dice)
+            observation = ruleset.observation_spec.view(ruleset.observe(duel, seat))
+            ruleset.apply(duel, seat, policy.act(observation, mask, rng), dice)
         state["duel"] = duel
 
     return median_per_call(run, calls, repeats)
