@@ -387,7 +387,7 @@ class EsgrimaSkirmishRuleset:
         path: no comprehension where a few terms do)."""
         me, them = state.fighters[seat], state.fighters[1 - seat]
         distance = state.distance()
-        near = band(distance)
+        distance_band = band(distance)
         acting = state.current == seat
         values: list[float] = [
             me.initiative,
@@ -397,9 +397,9 @@ class EsgrimaSkirmishRuleset:
             me.body.pg_max,
             them.body.pg_max,
             distance,
-            near == 0,
-            near == 1,
-            near == 2,
+            distance_band == 0,
+            distance_band == 1,
+            distance_band == 2,
             me.zone,
             them.zone,
             acting,
