@@ -178,9 +178,13 @@ def observe(state: DuelState, seat: int, round_cap: int) -> np.ndarray:
 
 NO_BUDGET = [False] * 5
 _pack = struct.pack
-_HEAD, _STATUS, _HOLSTERS = "22f", "8f", "4f"
-"""Formats of the packed segments: the head (initiative to budget), a fighter's
-changing status flags, both fighters' holsters."""
+_FEATS = STATUS_FLAGS[-3:]
+"""The status flags a stat block fixes (uncanny_dodge, quick_draw, two_weapon_fighting)."""
+_HEAD = f"{OBSERVATION_SPEC.slice_of('status').start}f"
+"""The packed segments' formats: the head (initiative to budget), a fighter's changing
+status flags, both fighters' holsters, one weapon row."""
+_STATUS = f"{len(STATUS_FLAGS) - len(_FEATS)}f"
+_HOLSTERS = f"{next(k.size for k in OBSERVATION_SPEC.keys if k.name == 'holstered')}f"
 _ROW = f"{len(WEAPON_FEATURES)}f"
 NO_WEAPON = _pack(_ROW, *[0.0] * len(WEAPON_FEATURES))
 _SURPRISE, _ROUND, _BOTH_MISS, _CRIT_CHOICE = PHASES
@@ -196,7 +200,7 @@ class _Constant:
     hp_max: int
     stats: bytes
     feats: bytes
-    """uncanny_dodge, quick_draw, two_weapon_fighting: the status flags that never change."""
+    """The `_FEATS` flags, which never change."""
 
 
 def _carried(fighter: Fighter) -> tuple[tuple[bytes, bytes], list[bool], bytes]:
@@ -258,7 +262,7 @@ def _constant_part(c: Character) -> _Constant:
         c.deceive,
         c.attention,
     ]
-    feats = [feat in c.feats for feat in ("uncanny_dodge", "quick_draw", "two_weapon_fighting")]
+    feats = [feat in c.feats for feat in _FEATS]
     return _Constant(c.hp_max, _pack(f"{len(stats)}f", *stats), _pack("3f", *feats))
 
 
