@@ -36,6 +36,7 @@ import duelo  # noqa: F401  (registers the env ids)
 from duelo.agents.brain import load_brain, shipped_brains
 from duelo.agents.registry import make_policy
 from duelo.envs.core.dice import GeneratorDice
+from duelo.envs.core.spaces import flat_space
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
 
@@ -176,7 +177,7 @@ def brain_decision_seconds(system: str, calls: int, repeats: int) -> dict[str, f
         return result
     torch.set_num_threads(1)
     policy = MaskableActorCriticPolicy(
-        brain.spec.flat_space(),
+        flat_space(brain.spec),
         gym.spaces.Discrete(len(mask)),
         lambda _: 3e-4,
         net_arch=[weight.shape[0] for weight, _ in brain.layers],

@@ -129,7 +129,7 @@ def print_duel(
     ruleset = info.ruleset(**variants)
     policies = (make_policy(policy_a, name), make_policy(policy_b, name))
     result = play_duel(ruleset, policies, seed)
-    for event in ruleset.events(result.state):
+    for event in result.state.log:
         print(event.text)
     outcome = result.outcome
     winner = "draw" if outcome.winner is None else f"side {'AB'[outcome.winner]} wins"

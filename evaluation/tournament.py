@@ -142,7 +142,7 @@ def run_job(job: DuelJob) -> dict[str, Any]:
         "truncated": result.outcome.truncated,
         "forfeit": None if result.forfeit is None else seat_of[result.forfeit],
         "decisions": result.decisions,
-        "rounds": ruleset.round(result.state),
+        "rounds": result.state.round,
     }
 
 

@@ -12,7 +12,8 @@ import duelo  # noqa: F401
 from duelo.agents import RandomPolicy
 from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.observation import ObservationSpec, ObsKey
-from duelo.envs.core.ruleset import IllegalActionError, Outcome
+from duelo.envs.core.record import DuelRecord, Outcome
+from duelo.envs.core.ruleset import IllegalActionError
 from duelo.envs.infierno import Action, InfiernoEnv
 
 
@@ -118,28 +119,19 @@ class FirstMoveWins:
     round_cap = 1
 
     def new_duel(self, dice):  # noqa: ANN001, ANN201
-        return {"over": False}
+        return DuelRecord()
 
     def to_act(self, state):  # noqa: ANN001, ANN201
-        return None if state["over"] else 0
+        return None if state.over else 0
 
     def legal_actions(self, state, seat):  # noqa: ANN001, ANN201
         return np.array([self.to_act(state) == seat])
 
     def apply(self, state, seat, action, dice):  # noqa: ANN001, ANN201
-        state["over"] = True
-
-    def outcome(self, state):  # noqa: ANN001, ANN201
-        return Outcome(0, "first move") if state["over"] else None
+        state.finish(Outcome(0, "first move"))
 
     def observe(self, state, seat):  # noqa: ANN001, ANN201
         return np.zeros(3, np.float32)
-
-    def round(self, state):  # noqa: ANN001, ANN201
-        return 1
-
-    def events(self, state):  # noqa: ANN001, ANN201
-        return []
 
 
 def test_reset_gives_up_on_an_opponent_that_never_lets_the_learner_act() -> None:

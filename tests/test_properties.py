@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from duelo.envs.core.dice import GeneratorDice
+from duelo.envs.core.spaces import dict_space
 from duelo.registration import SYSTEMS
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
@@ -59,7 +60,7 @@ def test_random_legal_play_keeps_the_invariants(
     dice = GeneratorDice(seed)
     state = ruleset.new_duel(dice)
     spec = ruleset.observation_spec
-    space = spec.dict_space()
+    space = dict_space(spec)
     decisions = 0
     while (seat := ruleset.to_act(state)) is not None:
         mask = ruleset.legal_actions(state, seat)
@@ -73,10 +74,10 @@ def test_random_legal_play_keeps_the_invariants(
         ruleset.apply(state, seat, action, dice)
         decisions += 1
         assert decisions < 5_000, "a duel must end"
-    outcome = ruleset.outcome(state)
+    outcome = state.result
     assert outcome is not None
     assert outcome.reward(0) + outcome.reward(1) == 0  # zero-sum
-    assert ruleset.round(state) <= ruleset.round_cap + 1
-    assert outcome.truncated == (ruleset.round(state) > ruleset.round_cap)
+    assert state.round <= ruleset.round_cap + 1
+    assert outcome.truncated == (state.round > ruleset.round_cap)
     if outcome.winner is not None:
         assert not outcome.truncated

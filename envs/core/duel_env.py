@@ -14,7 +14,9 @@ import numpy as np
 
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.policy import Policy
-from duelo.envs.core.ruleset import IllegalActionError, Outcome, Ruleset, check_legal
+from duelo.envs.core.record import Outcome
+from duelo.envs.core.ruleset import IllegalActionError, Ruleset, check_legal
+from duelo.envs.core.spaces import dict_space, flat_space
 
 IllegalActionMode = Literal["raise", "penalize"]
 MAX_DEALS = 1000
@@ -78,9 +80,9 @@ class DuelEnv(gym.Env):
         self.action_space = gym.spaces.Discrete(len(ruleset.actions))
         self.observation_spec = ruleset.observation_spec
         self.observation_space = (
-            self.observation_spec.flat_space()
+            flat_space(self.observation_spec)
             if flat_observation
-            else self.observation_spec.dict_space()
+            else dict_space(self.observation_spec)
         )
         self.state: Any = None
         self.dice: GeneratorDice | None = None
@@ -107,7 +109,7 @@ class DuelEnv(gym.Env):
             self._mask = None
             self.state = self.ruleset.new_duel(self.dice)
             self._play_opponent()
-            self.result = self.ruleset.outcome(self.state)
+            self.result = self.state.result
             if self.result is None:
                 return self._observation(), self._info()
         raise RuntimeError(
@@ -134,7 +136,7 @@ class DuelEnv(gym.Env):
         self._mask = None
         self.ruleset.apply(self.state, self.seat, action, self.dice)
         self._play_opponent()
-        self.result = self.ruleset.outcome(self.state)
+        self.result = self.state.result
         reward = 0.0 if self.result is None else self.result.reward(self.seat)
         terminated = self.result is not None and not self.result.truncated
         truncated = self.result is not None and self.result.truncated
@@ -143,7 +145,7 @@ class DuelEnv(gym.Env):
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:
             return None
-        return "\n".join(event.text for event in self.ruleset.events(self.state)) + "\n"
+        return "\n".join(event.text for event in self.state.log) + "\n"
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (sb3-contrib's MaskablePPO reads this)."""

@@ -1,8 +1,11 @@
 """Observation keys declared once, as data.
 
-Each system lists its keys (name, meaning, bounds, shape) in one tuple. The
-Gymnasium `Dict` space, the flat-vector view for MLPs and the docstring table
-are all built from that tuple, so they cannot drift apart (STYLE #5).
+Each system lists its keys (name, meaning, bounds, shape, and the name of
+every entry of a key with more than one) in one tuple. The Gymnasium spaces
+(`envs/core/spaces.py`), the flat-vector view for MLPs, the docstring table
+and a brain's published schema are all built from that tuple, so they cannot
+drift apart (STYLE #5), and NPCs and tests read entries by name
+(`ObservationSpec.index`), never at hand-counted offsets (STYLE #17).
 
 A ruleset observes into one flat float32 vector laid out by that tuple. The
 keyed views are made from it only where something reads keys: `split` for a
@@ -15,24 +18,53 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from enum import Enum
+from itertools import product
 from math import prod
 
 import numpy as np
-from gymnasium import spaces
 
 REQUIRED_KEYS = ("initiative", "hp", "range")
 """Every system's observation carries these (DESIGN.md layer 4)."""
+SIDES = ("self", "opponent")
+"""The names of a pair's entries: observations show [self, opponent]."""
+
+
+def one_hot(members: Iterable[Enum | str]) -> tuple[str, ...]:
+    """Field names of a one-hot over `members` (an enum's members are named in lower case)."""
+    return tuple(m.name.lower() if isinstance(m, Enum) else m for m in members)
+
+
+def grid(*axes: Iterable[Enum | str]) -> tuple[str, ...]:
+    """Field names of a key whose entries are every combination of `axes`, in row-major
+    (flat) order, joined by dots: `grid(SIDES, ("stunned", "prone"))` gives
+    `("self.stunned", "self.prone", "opponent.stunned", "opponent.prone")`."""
+    return tuple(".".join(names) for names in product(*(one_hot(axis) for axis in axes)))
 
 
 @dataclass(frozen=True)
 class ObsKey:
-    """One observation entry: a float32 array of `shape` within [low, high]."""
+    """One observation entry: a float32 array of `shape` within [low, high].
+
+    `fields` names each entry of the array in flat (row-major) order; a key of
+    more than one entry must name them all (see `grid` and `one_hot`).
+    """
 
     name: str
     meaning: str
     low: float
     high: float
     shape: tuple[int, ...] = (1,)
+    fields: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.size > 1 and len(self.fields) != self.size:
+            raise ValueError(
+                f"observation key {self.name!r} has {self.size} entries but names "
+                f"{len(self.fields)} fields"
+            )
+        if len(set(self.fields)) != len(self.fields):
+            raise ValueError(f"observation key {self.name!r} repeats a field name")
 
     @property
     def size(self) -> int:
@@ -101,6 +133,11 @@ class ObservationSpec:
         """`struct`'s layout of the vector (struct caches it compiled; a Struct cannot pickle)."""
         self.low = np.concatenate([np.full(k.size, k.low, np.float32) for k in keys])
         self.high = np.concatenate([np.full(k.size, k.high, np.float32) for k in keys])
+        self._index = {
+            (key.name, name): self._offsets[key.name][0] + i
+            for key in keys
+            for i, name in enumerate(key.fields)
+        }
 
     def pack(self, values: list[float]) -> np.ndarray:
         """One new float32 vector of `values`, in declaration order.
@@ -117,17 +154,6 @@ class ObservationSpec:
         if len(data) != 4 * self.size:
             raise ValueError(f"{len(data) // 4} floats packed for an observation of {self.size}")
         return np.frombuffer(data, np.float32)
-
-    def dict_space(self) -> spaces.Dict:
-        return spaces.Dict(
-            {
-                key.name: spaces.Box(key.low, key.high, shape=key.shape, dtype=np.float32)
-                for key in self.keys
-            }
-        )
-
-    def flat_space(self) -> spaces.Box:
-        return spaces.Box(self.low, self.high, dtype=np.float32)
 
     def split(self, flat: np.ndarray) -> FlatBackedObservation:
         """The Dict observation of a learner: every key, each a view into `flat`."""
@@ -155,6 +181,28 @@ class ObservationSpec:
         """Where key `name` lies in the flat view."""
         start, stop = self._offsets[name]
         return slice(start, stop)
+
+    def index(self, key: str, field: str | None = None) -> int:
+        """Where one entry lies in the flat view: field `field` of key `key`, or the
+        key itself when it has a single entry."""
+        if field is None:
+            start, stop = self._offsets[key]
+            if stop - start != 1:
+                raise KeyError(f"observation key {key!r} has {stop - start} entries: name a field")
+            return start
+        try:
+            return self._index[key, field]
+        except KeyError:
+            raise KeyError(f"observation key {key!r} has no field {field!r}") from None
+
+    def field_names(self) -> list[str]:
+        """Every entry of the flat view, named `key` or `key[field]`, in flat order
+        (what a brain's manifest publishes)."""
+        return [
+            f"{key.name}[{name}]" if key.fields else key.name
+            for key in self.keys
+            for name in (key.fields or (key.name,))
+        ]
 
     def markdown_table(self) -> str:
         """The observation table for docs and `duelo systems`."""

@@ -1,9 +1,11 @@
 """The contract between a combat system's rules and everything built on them.
 
 A ruleset is pure game logic over a state object it creates: no Gymnasium, no
-RL code, no rendering beyond the event log. The generic `DuelEnv`, the per-duel
-runner and the CLI drive any ruleset through this interface alone, so a new
-combat system is a new ruleset and nothing else.
+RL code, no rendering beyond the event log. Its state extends the core's
+`DuelRecord` (the round, the narration, the result), so the end of a duel and
+the round cap are the core's, not each ruleset's. The generic `DuelEnv`, the
+per-duel runner and the CLI drive any ruleset through this interface alone, so
+a new combat system is a new ruleset and nothing else.
 
 The state has one owner that mutates it: `apply` changes the state in place
 (STYLE #15: one clearly owned mutable state, copied with `copy.deepcopy` by
@@ -12,14 +14,14 @@ anyone who needs to search ahead).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.observation import ObservationSpec
+from duelo.envs.core.record import DuelRecord
 
 SEATS = (0, 1)
 """Every duel has two seats; seat 0 is side A, seat 1 side B."""
@@ -32,42 +34,7 @@ def seat_names(first: str, second: str) -> tuple[str, str]:
     return first, second
 
 
-class Event(NamedTuple):
-    """One line of the duel's narration: a roll, an effect, a decision.
-
-    The line is kept as a `str.format` template and the values it names, taken
-    when it happened, and is written out only when read: the duels nobody reads
-    (training, tournaments) never pay for formatting their narration.
-    """
-
-    round: int
-    seat: int | None
-    template: str
-    values: tuple[Any, ...] = ()
-
-    @property
-    def text(self) -> str:
-        """The narrated line, capitalised (it may open with a name like "the outlaw")."""
-        text = self.template.format(*self.values) if self.values else self.template
-        return text[:1].upper() + text[1:]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a duel ended. `winner` is a seat, or None for a draw."""
-
-    winner: int | None
-    reason: str
-    truncated: bool = False
-
-    def reward(self, seat: int) -> float:
-        """+1 for a win, -1 for a loss, 0 for a draw or a truncated duel."""
-        if self.winner is None:
-            return 0.0
-        return 1.0 if self.winner == seat else -1.0
-
-
-StateT = TypeVar("StateT")
+StateT = TypeVar("StateT", bound=DuelRecord)
 
 
 class Ruleset(Protocol, Generic[StateT]):
@@ -80,14 +47,14 @@ class Ruleset(Protocol, Generic[StateT]):
     actions: type[IntEnum]
     observation_spec: ObservationSpec
     round_cap: int
-    """Rounds after which a duel is truncated as a draw."""
+    """Rounds after which a duel is truncated as a draw (`DuelRecord.start_round`)."""
 
     def new_duel(self, dice: Dice) -> StateT:
         """Set up a duel, rolling whatever the rules roll before the first decision."""
         ...
 
     def to_act(self, state: StateT) -> int | None:
-        """The seat that must decide now, or None when the duel is over."""
+        """The seat that must decide now, or None when the duel is over (`state.over`)."""
         ...
 
     def legal_actions(self, state: StateT, seat: int) -> np.ndarray:
@@ -98,21 +65,9 @@ class Ruleset(Protocol, Generic[StateT]):
         """Resolve one decision of `seat`, rolls included. The action must be legal."""
         ...
 
-    def outcome(self, state: StateT) -> Outcome | None:
-        """The result once the duel is over (a round cap included), else None."""
-        ...
-
     def observe(self, state: StateT, seat: int) -> np.ndarray:
         """What `seat` may see now: one new float32 vector laid out by `observation_spec`
         (its `split` and `view` give the keyed Dict)."""
-        ...
-
-    def round(self, state: StateT) -> int:
-        """The current round (the cap is checked against it)."""
-        ...
-
-    def events(self, state: StateT) -> list[Event]:
-        """Every roll and effect so far, in order."""
         ...
 
 

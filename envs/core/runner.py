@@ -19,7 +19,8 @@ import numpy as np
 
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.policy import Policy
-from duelo.envs.core.ruleset import Outcome, Ruleset
+from duelo.envs.core.record import Outcome
+from duelo.envs.core.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def play_duel(
             return _forfeit(state, decisions, seat, f"chose illegal action {action}")
         ruleset.apply(state, seat, action, dice)
         decisions += 1
-    outcome = ruleset.outcome(state)
+    outcome = state.result
     if outcome is None:  # to_act and outcome disagree: a ruleset bug, not bad input
         raise RuntimeError(f"{ruleset.system}: nobody is to act but the duel has no outcome")
     return DuelResult(outcome, decisions, state)

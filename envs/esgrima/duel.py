@@ -19,9 +19,11 @@ from typing import Any
 import numpy as np
 
 from duelo.envs.core.dice import Dice
-from duelo.envs.core.observation import ObservationSpec, ObsKey
-from duelo.envs.core.ruleset import SEATS, Event, Outcome, seat_names
+from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
+from duelo.envs.core.record import DuelRecord, Outcome
+from duelo.envs.core.ruleset import SEATS, seat_names
 from duelo.envs.esgrima.mechanics import (
+    ARMOUR_FIELDS,
     Body,
     Card,
     d3,
@@ -68,7 +70,6 @@ REPOSITION = DuelAction.REPOSITION_KEEP_ALL
 class DuelPhase(IntEnum):
     FIRST = 0
     SECOND = 1
-    OVER = 2
 
 
 @dataclass
@@ -88,30 +89,25 @@ class DuelSide:
 
 
 @dataclass
-class EsgrimaDuelState:
+class EsgrimaDuelState(DuelRecord):
+    """A fencing duel; its rounds are the exchanges."""
+
     options: EsgrimaOptions
     sides: list[DuelSide]
     deck: list[Card]
     """Top of the deck first."""
     discard: list[Card] = field(default_factory=list)
     foco: int = 0
-    exchange: int = 1
     phase: DuelPhase = DuelPhase.FIRST
     commits: dict[int, Commit] = field(default_factory=dict)
-    log: list[Event] = field(default_factory=list)
-    result: Outcome | None = None
 
     @property
     def faithful(self) -> bool:
         return self.options.duel_variant == "faithful"
 
-    def say(self, seat: int | None, template: str, *values: Any) -> None:
-        """Log one line of narration: a `str.format` template and its values (see `Event`)."""
-        self.log.append(Event(self.exchange, seat, template, values))
-
 
 NOT_REVEALED = len(Card) + 1
-_FIRST, _SECOND, _OVER = DuelPhase  # bound once: Python 3.11 looks members up slowly
+_FIRST, _SECOND = DuelPhase  # bound once: Python 3.11 looks members up slowly
 
 
 def _counts(cards: list[Card]) -> list[int]:
@@ -122,15 +118,34 @@ def _counts(cards: list[Card]) -> list[int]:
     return counts
 
 
+CARD_FIELDS = (
+    *grid(["hand"], Card),
+    *grid(["revealed"], [*one_hot(Card), "reposition", "not_revealed"]),
+    *grid(["discard"], Card),
+    "deck_size",
+    "opponent_hand_size",
+)
+"""The entries of the `cards` key: own hand and discard counts per card, the opponent's
+commit this exchange as a one-hot."""
+
 OBSERVATION_SPEC = ObservationSpec(
     (
-        ObsKey("initiative", "initiative scores [self, opponent]", 0, 99, (2,)),
-        ObsKey("hp", "PG left [self, opponent]", 0, 10, (2,)),
-        ObsKey("hp_max", "maximum PG [self, opponent]", 0, 10, (2,)),
+        ObsKey("initiative", "initiative scores [self, opponent]", 0, 99, (2,), SIDES),
+        ObsKey("hp", "PG left [self, opponent]", 0, 10, (2,), SIDES),
+        ObsKey("hp_max", "maximum PG [self, opponent]", 0, 10, (2,), SIDES),
         ObsKey("range", "distance in zones: always 0, Adjacent, in a duel", 0, 9),
-        ObsKey("armour", "light, heavy, points left [self, opponent]", 0, 5, (2, 3)),
+        ObsKey(
+            "armour", "light, heavy, points left [self, opponent]", 0, 5, (2, 3), ARMOUR_FIELDS
+        ),
         ObsKey("foco", "1 if this side holds Foco", 0, 1),
-        ObsKey("commit_order", "one-hot: this side commits first, commits second", 0, 1, (2,)),
+        ObsKey(
+            "commit_order",
+            "one-hot: this side commits first, commits second",
+            0,
+            1,
+            (2,),
+            ("first", "second"),
+        ),
         ObsKey(
             "cards",
             "own hand counts per card (6); the opponent's commit this exchange, one-hot of "
@@ -139,8 +154,11 @@ OBSERVATION_SPEC = ObservationSpec(
             0,
             200,
             (22,),
+            CARD_FIELDS,
         ),
-        ObsKey("duel", "first-blood rule on; exchange number", 0, 999, (2,)),
+        ObsKey(
+            "duel", "first-blood rule on; exchange number", 0, 999, (2,), ("first_blood", "exchange")
+        ),
     )
 )
 
@@ -202,9 +220,9 @@ class EsgrimaDuelRuleset:
         return state
 
     def to_act(self, state: EsgrimaDuelState) -> int | None:
-        phase = state.phase
-        if phase == _OVER:
+        if state.result is not None:
             return None
+        phase = state.phase
         if state.faithful:
             return 0
         first = 1 - state.foco
@@ -224,7 +242,7 @@ class EsgrimaDuelRuleset:
         side = state.sides[seat]
         if action == DuelAction.SURRENDER:
             state.say(seat, "{} lowers the blade and SURRENDERS", side.name)
-            self._finish(state, Outcome(1 - seat, f"{side.name} surrenders"))
+            state.finish(Outcome(1 - seat, f"{side.name} surrenders"))
             return
         if action < REPOSITION:
             card = Card(action)
@@ -242,9 +260,6 @@ class EsgrimaDuelRuleset:
             state.say(seat, "{} repositions, discarding {}", side.name, shown)
             _draw(state, seat, HAND_SIZE - len(side.hand), dice)  # §8.1 item 6: drawn now
         self._advance(state, dice)
-
-    def outcome(self, state: EsgrimaDuelState) -> Outcome | None:
-        return state.result
 
     def observe(self, state: EsgrimaDuelState, seat: int) -> np.ndarray:
         """The observation of `seat` (digest §12), in the order of OBSERVATION_SPEC."""
@@ -272,14 +287,8 @@ class EsgrimaDuelRuleset:
         values += revealed
         values += _counts(state.discard)
         values += [len(state.deck), len(them.hand)]
-        values += [state.options.duel_end == "first_blood", min(state.exchange, 999)]
+        values += [state.options.duel_end == "first_blood", min(state.round, 999)]
         return OBSERVATION_SPEC.pack(values)
-
-    def round(self, state: EsgrimaDuelState) -> int:
-        return state.exchange
-
-    def events(self, state: EsgrimaDuelState) -> list[Event]:
-        return state.log
 
     # --- the exchange ------------------------------------------------------------
 
@@ -303,9 +312,11 @@ class EsgrimaDuelRuleset:
         state.say(first, "{} holds Foco", state.sides[first].name)
 
     def _start_exchange(self, state: EsgrimaDuelState, dice: Dice) -> None:
+        if not state.start_round(self.round_cap):
+            return
         state.commits = {}
         state.phase = DuelPhase.FIRST
-        state.say(None, "--- Exchange {} ---", state.exchange)
+        state.say(None, "--- Exchange {} ---", state.round)
         if state.faithful and state.foco == 0:
             # the PNJ lacks Foco: its card is turned over first (§8.1 item 6)
             self._turn_over_pnj_card(state, dice)
@@ -324,7 +335,7 @@ class EsgrimaDuelRuleset:
                 state.phase = DuelPhase.SECOND
                 return
         self._resolve(state, dice)
-        if state.phase == DuelPhase.OVER:
+        if state.result is not None:
             return
         for seat in (0, 1):  # the played cards join the discards on the pile
             card = state.commits[seat].card
@@ -332,10 +343,6 @@ class EsgrimaDuelRuleset:
                 state.discard.append(card)
         for seat in self._holders(state):
             _draw(state, seat, HAND_SIZE - len(state.sides[seat].hand), dice)
-        state.exchange += 1
-        if state.exchange > state.options.exchange_cap:
-            self._finish(state, Outcome(None, "exchange cap", truncated=True))
-            return
         self._start_exchange(state, dice)
 
     def _resolve(self, state: EsgrimaDuelState, dice: Dice) -> None:
@@ -436,14 +443,9 @@ class EsgrimaDuelRuleset:
             target.body.pg_max,
         )
         if target.body.out:
-            self._finish(state, Outcome(actor, f"{target.name} falls"))
+            state.finish(Outcome(actor, f"{target.name} falls"))
         elif lost and state.options.duel_end == "first_blood":
-            self._finish(state, Outcome(actor, f"first blood to {state.sides[actor].name}"))
-
-    def _finish(self, state: EsgrimaDuelState, outcome: Outcome) -> None:
-        state.result = outcome
-        state.phase = DuelPhase.OVER
-        state.say(None, "Duel over: {}", outcome.reason)
+            state.finish(Outcome(actor, f"first blood to {state.sides[actor].name}"))
 
 
 def _shuffled(cards: list[Card], dice: Dice) -> list[Card]:

@@ -10,7 +10,11 @@ from enum import IntEnum
 from fractions import Fraction
 
 from duelo.envs.core.dice import Dice, Distribution
+from duelo.envs.core.observation import SIDES, grid
 from duelo.envs.esgrima.setup import ARMOUR_POINTS, Character
+
+ARMOUR_FIELDS = grid(SIDES, ("light", "heavy", "points"))
+"""The entries of the `armour` observation key: the armour worn and its points left."""
 
 PNJ_INITIATIVE = 7.5
 """Seed (Establecer la iniciativa): most PNJs have 7.5, so they never tie a PJ."""

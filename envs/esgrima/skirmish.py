@@ -16,9 +16,16 @@ from typing import Any
 import numpy as np
 
 from duelo.envs.core.dice import Dice
-from duelo.envs.core.observation import ObservationSpec, ObsKey
-from duelo.envs.core.ruleset import SEATS, Event, Outcome, seat_names
-from duelo.envs.esgrima.mechanics import Body, first_by_initiative, roll_initiative, roll_test
+from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid
+from duelo.envs.core.record import DuelRecord, Outcome
+from duelo.envs.core.ruleset import SEATS, seat_names
+from duelo.envs.esgrima.mechanics import (
+    ARMOUR_FIELDS,
+    Body,
+    first_by_initiative,
+    roll_initiative,
+    roll_test,
+)
 from duelo.envs.esgrima.setup import (
     MAX_OBJECTS,
     MAX_ZONES,
@@ -149,7 +156,7 @@ class Combatant:
 
 
 @dataclass
-class SkirmishState:
+class SkirmishState(DuelRecord):
     layout: Layout
     options: EsgrimaOptions
     fighters: list[Combatant]
@@ -157,32 +164,45 @@ class SkirmishState:
     blocked: set[int] = field(default_factory=set)
     """Closed zone boundaries: boundary b lies between zones b and b + 1."""
     delayed_round: int = -1
-    round: int = 0
     order: list[int] = field(default_factory=lambda: [0, 1])
     turn_index: int = 0
     current: int | None = None
     actions_left: int = 0
-    log: list[Event] = field(default_factory=list)
-    result: Outcome | None = None
 
     def distance(self) -> int:
         return abs(self.fighters[0].zone - self.fighters[1].zone)
 
-    def say(self, seat: int | None, template: str, *values: Any) -> None:
-        """Log one line of narration: a `str.format` template and its values (see `Event`)."""
-        self.log.append(Event(self.round, seat, template, values))
 
+WEAPON_FIELDS = (
+    "light_melee",
+    "heavy_melee",
+    "light_ranged",
+    "heavy_ranged",
+    "loaded",
+    "reload_pending",
+    "to_draw",
+    "lost",
+)
+"""The entries of one side's `weapon` row."""
+FLAGS = ("foco", "evading", "hidden", "in_cover", "suppressing", "edge", "used_projectiles")
+"""The entries of one side's `flags` row."""
+OBJECT_FIELDS = ("present", "zone", "cover", "hide", "interact", "spent")
+"""The entries of one terrain-object slot."""
 
 OBSERVATION_SPEC = ObservationSpec(
     (
-        ObsKey("initiative", "initiative scores [self, opponent]", 0, 999, (2,)),
-        ObsKey("hp", "PG left [self, opponent]", 0, 10, (2,)),
-        ObsKey("hp_max", "maximum PG [self, opponent]", 0, 10, (2,)),
+        ObsKey("initiative", "initiative scores [self, opponent]", 0, 999, (2,), SIDES),
+        ObsKey("hp", "PG left [self, opponent]", 0, 10, (2,), SIDES),
+        ObsKey("hp_max", "maximum PG [self, opponent]", 0, 10, (2,), SIDES),
         ObsKey("range", "distance in zones (0 Adjacent, 1 Near, 2+ Far)", 0, 9),
-        ObsKey("band", "one-hot: Adjacent, Near, Far", 0, 1, (3,)),
-        ObsKey("zones", "zone of [self, opponent] (a hidden opponent's zone too)", 0, 9, (2,)),
-        ObsKey("turn", "own turn; Actions left in it", 0, 2, (2,)),
-        ObsKey("armour", "light, heavy, points left [self, opponent]", 0, 5, (2, 3)),
+        ObsKey("band", "one-hot: Adjacent, Near, Far", 0, 1, (3,), ("adjacent", "near", "far")),
+        ObsKey(
+            "zones", "zone of [self, opponent] (a hidden opponent's zone too)", 0, 9, (2,), SIDES
+        ),
+        ObsKey("turn", "own turn; Actions left in it", 0, 2, (2,), ("own_turn", "actions_left")),
+        ObsKey(
+            "armour", "light, heavy, points left [self, opponent]", 0, 5, (2, 3), ARMOUR_FIELDS
+        ),
         ObsKey(
             "weapon",
             "in hand: light melee, heavy melee, light ranged, heavy ranged, loaded, reload "
@@ -190,6 +210,7 @@ OBSERVATION_SPEC = ObservationSpec(
             0,
             3,
             (2, 8),
+            grid(SIDES, WEAPON_FIELDS),
         ),
         ObsKey(
             "flags",
@@ -198,6 +219,7 @@ OBSERVATION_SPEC = ObservationSpec(
             0,
             1,
             (2, 7),
+            grid(SIDES, FLAGS),
         ),
         ObsKey(
             "objects",
@@ -205,6 +227,7 @@ OBSERVATION_SPEC = ObservationSpec(
             0,
             9,
             (MAX_OBJECTS, 6),
+            grid([f"slot{i}" for i in range(MAX_OBJECTS)], OBJECT_FIELDS),
         ),
         ObsKey("round", "current round", 0, 999),
         ObsKey(
@@ -213,6 +236,7 @@ OBSERVATION_SPEC = ObservationSpec(
             0,
             1,
             (MAX_ZONES - 1,),
+            tuple(f"boundary{b}" for b in range(MAX_ZONES - 1)),
         ),
     )
 )
@@ -287,7 +311,7 @@ class EsgrimaSkirmishRuleset:
         for note in notes:
             state.say(None, note)
         state.order = [first, 1 - first]
-        self._start_round(state)
+        self._start_round(state, dice)
         return state
 
     def to_act(self, state: SkirmishState) -> int | None:
@@ -379,16 +403,13 @@ class EsgrimaSkirmishRuleset:
             if state.actions_left == 0:
                 self._end_turn(state, dice)
 
-    def outcome(self, state: SkirmishState) -> Outcome | None:
-        return state.result
-
     def observe(self, state: SkirmishState, seat: int) -> np.ndarray:
         """The observation of `seat` (digest §12), in the order of OBSERVATION_SPEC (a hot
         path: no comprehension where a few terms do)."""
         me, them = state.fighters[seat], state.fighters[1 - seat]
         distance = state.distance()
         distance_band = band(distance)
-        acting = state.current == seat
+        acting = state.result is None and state.current == seat
         values: list[float] = [
             me.initiative,
             them.initiative,
@@ -446,20 +467,11 @@ class EsgrimaSkirmishRuleset:
         values += [boundary in blocked for boundary in BOUNDARIES]
         return OBSERVATION_SPEC.pack(values)
 
-    def round(self, state: SkirmishState) -> int:
-        return state.round
-
-    def events(self, state: SkirmishState) -> list[Event]:
-        return state.log
-
     # --- rounds and turns ---------------------------------------------------------
 
-    def _start_round(self, state: SkirmishState) -> None:
-        state.round += 1
-        if state.round > state.options.round_cap:
-            state.result = Outcome(None, f"round cap of {state.options.round_cap}", truncated=True)
-            state.current = None
-            state.say(None, "The round cap is reached: a draw")
+    def _start_round(self, state: SkirmishState, dice: Dice) -> None:
+        if not state.start_round(self.round_cap):
+            self._ammo_checks(state, dice)  # the combat is over, however it ended
             return
         a, b = (state.fighters[s].initiative for s in SEATS)
         if a != b:  # §10 #9: re-sorted each round, so Focalizar counts from the next one
@@ -498,9 +510,7 @@ class EsgrimaSkirmishRuleset:
         if state.turn_index < len(state.order):
             self._begin_turn(state, state.order[state.turn_index])
         else:
-            self._start_round(state)
-            if state.result is not None:
-                self._ammo_checks(state, dice)
+            self._start_round(state, dice)
 
     def _check_out(self, state: SkirmishState, dice: Dice) -> bool:
         out = [f.body.out for f in state.fighters]
@@ -514,10 +524,8 @@ class EsgrimaSkirmishRuleset:
         return True
 
     def _finish(self, state: SkirmishState, outcome: Outcome, dice: Dice) -> None:
-        state.result = outcome
-        state.current = None
-        state.say(None, "Combat over: {}", outcome.reason)
-        self._ammo_checks(state, dice)
+        state.finish(outcome)
+        self._ammo_checks(state, dice)  # seed (Chequeos de munición): after the combat
 
     def _ammo_checks(self, state: SkirmishState, dice: Dice) -> None:
         """Seed (Chequeos de munición): a Luck save for whoever used projectiles."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from duelo.envs.core.observation import ObservationSpec, ObsKey
+from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
 from duelo.envs.infierno.setup import Character, Weapon
 from duelo.envs.infierno.state import Carried, DuelState, Fighter, Phase, Place, Staredown
 
@@ -61,24 +61,42 @@ STATS = (
 )
 PHASES = (Phase.SURPRISE, Phase.ROUND, Phase.BOTH_MISS_DECISION, Phase.CRIT_CHOICE)
 LIGHTING = ("clear", "partial_concealment", "total_concealment")
+BUDGET = ("standard", "move", "full_round", "step", "nothing_done")
+"""What is left of the own turn (digest §4 step 7)."""
+LOADOUT = ("primary", "secondary")
 
 OBSERVATION_SPEC = ObservationSpec(
     (
-        ObsKey("initiative", "initiative totals [self, opponent]; 0 before rolling", -50, 80, (2,)),
+        ObsKey(
+            "initiative",
+            "initiative totals [self, opponent]; 0 before rolling",
+            -50,
+            80,
+            (2,),
+            SIDES,
+        ),
         ObsKey("acts_first", "1 if this seat acts first each round", 0, 1),
-        ObsKey("hp", "lethal hit points left [self, opponent], floored at 0", 0, 999, (2,)),
-        ObsKey("hp_max", "maximum hit points [self, opponent]", 0, 999, (2,)),
-        ObsKey("nonlethal", "nonlethal damage taken [self, opponent]", 0, 999, (2,)),
-        ObsKey("sequels", "moderate Sequels, -2 each [self, opponent]", 0, 99, (2,)),
+        ObsKey("hp", "lethal hit points left [self, opponent], floored at 0", 0, 999, (2,), SIDES),
+        ObsKey("hp_max", "maximum hit points [self, opponent]", 0, 999, (2,), SIDES),
+        ObsKey("nonlethal", "nonlethal damage taken [self, opponent]", 0, 999, (2,), SIDES),
+        ObsKey("sequels", "moderate Sequels, -2 each [self, opponent]", 0, 99, (2,), SIDES),
         ObsKey("range", "distance in 1.5 m squares (1 = adjacent)", 1, 999),
         ObsKey("round", "current round (0 = surprise round)", 0, 999),
-        ObsKey("phase", "one-hot: surprise, round, both-miss decision, crit choice", 0, 1, (4,)),
+        ObsKey(
+            "phase",
+            "one-hot: surprise, round, both-miss decision, crit choice",
+            0,
+            1,
+            (4,),
+            one_hot(PHASES),
+        ),
         ObsKey(
             "budget",
             "own turn left: standard, move, full-round, step, nothing done yet",
             0,
             1,
             (5,),
+            BUDGET,
         ),
         ObsKey(
             "status",
@@ -86,6 +104,7 @@ OBSERVATION_SPEC = ObservationSpec(
             0,
             1,
             (2, len(STATUS_FLAGS)),
+            grid(SIDES, STATUS_FLAGS),
         ),
         ObsKey(
             "stats",
@@ -93,6 +112,7 @@ OBSERVATION_SPEC = ObservationSpec(
             -50,
             99,
             (2, len(STATS)),
+            grid(SIDES, STATS),
         ),
         ObsKey(
             "main_hand",
@@ -100,17 +120,35 @@ OBSERVATION_SPEC = ObservationSpec(
             -99,
             999,
             (2, len(WEAPON_FEATURES)),
+            grid(SIDES, WEAPON_FEATURES),
         ),
-        ObsKey("off_hand", "off-hand weapon, same features", -99, 999, (2, len(WEAPON_FEATURES))),
-        ObsKey("holstered", "primary and secondary weapon still holstered", 0, 1, (2, 2)),
+        ObsKey(
+            "off_hand",
+            "off-hand weapon, same features",
+            -99,
+            999,
+            (2, len(WEAPON_FEATURES)),
+            grid(SIDES, WEAPON_FEATURES),
+        ),
+        ObsKey(
+            "holstered",
+            "primary and secondary weapon still holstered",
+            0,
+            1,
+            (2, 2),
+            grid(SIDES, LOADOUT),
+        ),
         ObsKey(
             "loadout",
             "primary and secondary weapon features wherever they are (a duelist's guns show)",
             -99,
             999,
             (2, 2, len(WEAPON_FEATURES)),
+            grid(SIDES, LOADOUT, WEAPON_FEATURES),
         ),
-        ObsKey("lighting", "one-hot: clear, partial, total concealment", 0, 1, (3,)),
+        ObsKey(
+            "lighting", "one-hot: clear, partial, total concealment", 0, 1, (3,), one_hot(LIGHTING)
+        ),
         ObsKey("duel_repeats", "times the formal duel was repeated after a double miss", 0, 99),
     )
 )
@@ -129,7 +167,7 @@ def observe(state: DuelState, seat: int, round_cap: int) -> np.ndarray:
     my_hands, my_holsters, my_loadout = _carried(me)
     their_hands, their_holsters, their_loadout = _carried(them)
     my_block, their_block = _constant(me.character), _constant(them.character)
-    phase = state.phase
+    phase = None if state.result is not None else state.phase  # a finished duel has none
     head = [
         me.initiative or 0.0,
         them.initiative or 0.0,

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from duelo.envs.core.dice import Dice
-from duelo.envs.core.ruleset import SEATS, Event, Outcome, seat_names
+from duelo.envs.core.record import Outcome
+from duelo.envs.core.ruleset import SEATS, seat_names
 from duelo.envs.infierno import combat
 from duelo.envs.infierno.observation import OBSERVATION_SPEC, observe
 from duelo.envs.infierno.setup import (
@@ -83,7 +84,7 @@ COST = {
 
 # Members read on every decision, bound once: Python 3.11 looks an enum member up
 # through EnumType.__getattr__, about 0.2 us a time.
-_SURPRISE, _ROUND, _BOTH_MISS, _CRIT_CHOICE, _OVER = Phase
+_SURPRISE, _ROUND, _BOTH_MISS, _CRIT_CHOICE = Phase
 _HOLSTERED, _MAIN_HAND, _OFF_HAND = Place.HOLSTERED, Place.MAIN_HAND, Place.OFF_HAND
 _DRAW_PRIMARY, _DRAW_SECONDARY = Action.DRAW_PRIMARY, Action.DRAW_SECONDARY
 _PRONE_TOGGLE, _DELAY, _END_TURN = Action.PRONE_TOGGLE, Action.DELAY, Action.END_TURN
@@ -168,11 +169,11 @@ class InfiernoRuleset:
         return state
 
     def to_act(self, state: DuelState) -> int | None:
+        if state.result is not None:
+            return None
         phase = state.phase
         if phase == _SURPRISE or phase == _ROUND:
             return state.current
-        if phase == _OVER:
-            return None
         if phase == _BOTH_MISS:
             return next(seat for seat in state.order if seat not in state.honour_choices)
         assert state.pending_crit is not None
@@ -208,17 +209,8 @@ class InfiernoRuleset:
         else:
             self._turn_action(state, seat, action, dice)
 
-    def outcome(self, state: DuelState) -> Outcome | None:
-        return state.result
-
     def observe(self, state: DuelState, seat: int) -> np.ndarray:
         return observe(state, seat, self.options.round_cap)
-
-    def round(self, state: DuelState) -> int:
-        return state.round
-
-    def events(self, state: DuelState) -> list[Event]:
-        return state.log
 
     # --- setup ------------------------------------------------------------------
 
@@ -352,12 +344,8 @@ class InfiernoRuleset:
     # --- rounds and turns -------------------------------------------------------
 
     def _start_round(self, state: DuelState) -> None:
-        state.round += 1
         state.shootout_round += 1
-        if state.round > state.options.round_cap:
-            state.result = Outcome(None, f"round cap of {state.options.round_cap}", truncated=True)
-            state.phase = Phase.OVER
-            state.say(None, "The round cap of {} is reached: a draw", state.options.round_cap)
+        if not state.start_round(self.round_cap):
             return
         state.phase = Phase.ROUND
         state.turn_index = 0
@@ -443,11 +431,8 @@ class InfiernoRuleset:
         self._open_formal_duel(state, dice)
 
     def _finish(self, state: DuelState, outcome: Outcome) -> None:
-        state.result = outcome
-        state.phase = Phase.OVER
-        state.current = None
-        state.queue.clear()
-        state.say(None, "Duel over: {}", outcome.reason)
+        state.finish(outcome)
+        state.queue.clear()  # attacks still waiting die with the duel
 
     def _check_out(self, state: DuelState) -> bool:
         """§9: down at hp <= 0, knocked out at nonlethal >= hp."""
@@ -654,7 +639,7 @@ class InfiernoRuleset:
         self._after_action(state, dice)
 
     def _after_action(self, state: DuelState, dice: Dice) -> None:
-        if state.phase == _OVER or state.phase == _CRIT_CHOICE or self._check_out(state):
+        if state.result is not None or state.phase == _CRIT_CHOICE or self._check_out(state):
             return
         fighter = state.fighters[state.current]
         if fighter.stunned:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
-
-from duelo.envs.core.ruleset import Event, Outcome
+from duelo.envs.core.record import DuelRecord
 from duelo.envs.infierno.setup import Character, InfiernoOptions, Scenario, Weapon
 
 
@@ -59,7 +57,6 @@ class Phase(IntEnum):
     ROUND = 1
     BOTH_MISS_DECISION = 2
     CRIT_CHOICE = 3
-    OVER = 4
 
 
 class Place(IntEnum):
@@ -189,13 +186,12 @@ class Attack:
 
 
 @dataclass
-class DuelState:
+class DuelState(DuelRecord):
     scenario: Scenario
     options: InfiernoOptions
     fighters: list[Fighter]
     distance: int
     phase: Phase = Phase.ROUND
-    round: int = 0
     shootout_round: int = 0
     order: list[int] = field(default_factory=lambda: [0, 1])
     turn_index: int = 0
@@ -206,9 +202,3 @@ class DuelState:
     pending_crit: Attack | None = None
     honour_choices: dict[int, Action] = field(default_factory=dict)
     delayed_round: int = -1
-    log: list[Event] = field(default_factory=list)
-    result: Outcome | None = None
-
-    def say(self, seat: int | None, template: str, *values: Any) -> None:
-        """Log one line of narration: a `str.format` template and its values (see `Event`)."""
-        self.log.append(Event(self.round, seat, template, values))

@@ -44,7 +44,7 @@ class Driven:
         return self.rules.to_act(self.state)
 
     def log(self) -> str:
-        return "\n".join(event.text for event in self.rules.events(self.state))
+        return "\n".join(event.text for event in self.state.log)
 
 
 def skirmish(

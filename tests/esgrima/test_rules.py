@@ -100,7 +100,7 @@ def test_thrown_weapon_is_lost_and_flight_at_the_edge_loses() -> None:
     fight.act(A.THROW_WEAPON, 6, 6)
     assert fight.state.fighters[0].weapons[0].lost and fight.state.fighters[0].in_hand is None
     fight.act(A.MOVE_AWAY, 1, 1)  # Far at the map edge: flight, then the ammo check
-    outcome = fight.rules.outcome(fight.state)
+    outcome = fight.state.result
     assert outcome is not None and outcome.winner == 1 and "flees" in outcome.reason
 
 
@@ -160,7 +160,7 @@ def test_first_blood_ends_the_duel() -> None:
     fencing = symmetric(DECK, [6, 6, 1, 1], duel_end="first_blood")
     fencing.act(DuelAction.PLAY_ESTOCADA_PROFUNDA)
     fencing.act(DuelAction.PLAY_TRETA, 1, 1, 6, 6)  # the pirate rolls first: its thrust wins
-    outcome = fencing.rules.outcome(fencing.state)
+    outcome = fencing.state.result
     assert outcome is not None and outcome.winner == 1 and "first blood" in outcome.reason
 
 

@@ -75,4 +75,4 @@ class Duel:
         return self.rules.legal_actions(self.state, seat)
 
     def log(self) -> str:
-        return "\n".join(event.text for event in self.rules.events(self.state))
+        return "\n".join(event.text for event in self.state.log)

@@ -64,7 +64,7 @@ def test_double_miss_both_settle_is_a_draw() -> None:
     assert mask[Action.SETTLE] and mask[Action.INSIST] and mask.sum() == 2
     duel.act(Action.SETTLE)
     duel.act(Action.SETTLE)
-    outcome = duel.rules.outcome(duel.state)
+    outcome = duel.state.result
     assert outcome is not None and outcome.winner is None and not outcome.truncated
 
 
@@ -85,7 +85,7 @@ def test_double_miss_one_insists_and_the_duel_is_repeated_keeping_wounds() -> No
 def test_after_max_repeats_a_double_miss_is_settled() -> None:
     duel = formal([10, 10, 15, 5], a="gunfighter", b="gunfighter", max_duel_repeats=0)
     both_miss_round(duel)
-    outcome = duel.rules.outcome(duel.state)
+    outcome = duel.state.result
     assert outcome is not None and outcome.winner is None and "repeated" in outcome.reason
 
 
@@ -206,11 +206,11 @@ def test_delayer_stays_flat_footed_until_acting() -> None:
 def test_surrender_and_flight_lose() -> None:
     duel = gunfighters()
     duel.act(Action.SURRENDER)
-    outcome = duel.rules.outcome(duel.state)
+    outcome = duel.state.result
     assert outcome is not None and outcome.winner == 1 and duel.seat is None
     duel = gunfighters(distance=40)
     duel.act(Action.RETREAT)
-    outcome = duel.rules.outcome(duel.state)
+    outcome = duel.state.result
     assert outcome is not None and outcome.winner == 1 and "flees" in outcome.reason
 
 
@@ -329,5 +329,5 @@ def test_round_cap_truncates_as_a_draw() -> None:
     duel = gunfighters(round_cap=2)
     for _ in range(4):
         duel.act(Action.END_TURN)
-    outcome = duel.rules.outcome(duel.state)
+    outcome = duel.state.result
     assert outcome is not None and outcome.truncated and outcome.winner is None

@@ -70,7 +70,7 @@ def test_tv4_critical_punch_knocks_the_guard_out(
     duel.act(Action.ATTACK_UNARMED, 18, *damage_faces)  # 22 vs 10: margin 12 >= 10
     guard = duel.state.fighters[GUARD]
     assert guard.nonlethal == 8 and guard.hp == 8  # reroll 2d3+2 = 8; multiply (3+1)x2 = 8
-    outcome = duel.rules.outcome(duel.state)
+    outcome = duel.state.result
     assert outcome is not None and outcome.winner == JOHNY
     assert "knocked out" in outcome.reason
 
