@@ -1,52 +1,105 @@
-"""The combat systems duelo ships: id, game, env id, ruleset and scenarios.
+"""The combat systems duelo ships: id, game, env id, ruleset, env class and scenarios.
 
 The env layer's own table, so that agents (brains check their manifest against
-it) and the registration above both read one list.
+it), the registration and the command line all read one list. An env id's
+version is its ruleset's `version`; a system's scenarios are read from its
+configs, the default first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from duelo.envs.core.ruleset import Ruleset
+from duelo.envs.core.config import ConfigError
+from duelo.envs.core.duel_env import DuelEnv
+from duelo.envs.esgrima import setup as esgrima_setup
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
+from duelo.envs.esgrima.env import EsgrimaDuelEnv, EsgrimaEnv
 from duelo.envs.esgrima.skirmish import EsgrimaSkirmishRuleset
-from duelo.envs.infierno import InfiernoRuleset
+from duelo.envs.infierno import setup as infierno_setup
+from duelo.envs.infierno.env import InfiernoEnv
+from duelo.envs.infierno.rules import InfiernoRuleset
+
+CATALOG_VARIANT = "catalog"
+"""The ruleset argument that is not a variant: the configs it reads them from."""
 
 
 @dataclass(frozen=True)
 class System:
     id: str
     game: str
-    env_id: str
-    ruleset: Callable[..., Ruleset[Any]]
-    """Builds the ruleset from keyword variants (scenario, fighters, options...)."""
-    scenarios: tuple[str, ...] = ()
-    """Values of the ruleset's `scenario` variant, the default first (none: no variant)."""
+    name: str
+    """The env id's name: `duelo/<name>-v<ruleset.version>`."""
+    ruleset: Any
+    """The ruleset class; its keyword arguments are the variants (scenario, fighters, options...)."""
+    env: type[DuelEnv]
+    """The env class: the ruleset's variants plus `DuelEnv`'s arguments, with its docs."""
+    scenario_ids: Callable[[], Iterable[str]] | None = None
+    """Reads the ids of the `scenario` variant from the configs (None: no such variant)."""
+
+    @property
+    def env_id(self) -> str:
+        return f"duelo/{self.name}-v{self.ruleset.version}"
+
+    @property
+    def scenarios(self) -> tuple[str, ...]:
+        """The `scenario` variant's values as the configs list them, the default first."""
+        return _scenarios(self.scenario_ids) if self.scenario_ids else ()
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The keyword arguments that pick a variant of this system's duels."""
+        parameters = inspect.signature(self.ruleset).parameters
+        return tuple(name for name in parameters if name != CATALOG_VARIANT)
+
+    def check_variant(self, variant: Mapping[str, Any], where: str) -> None:
+        """Refuse, naming `where` and the key, a variant this system's ruleset would not
+        take: an unknown keyword, or a value the ruleset refuses (it is built once here,
+        so a bad option fails when it is read, not when the first duel is played)."""
+        unknown = sorted(set(variant) - set(self.variants))
+        if unknown:
+            raise ConfigError(
+                f"{where}: {unknown[0]!r} is not a variant of {self.id} "
+                f"(known: {', '.join(self.variants)})"
+            )
+        try:
+            self.ruleset(**variant)
+        except (ValueError, TypeError) as error:
+            raise ConfigError(f"{where}: {error}") from error
+
+
+@cache
+def _scenarios(read: Callable[[], Iterable[str]]) -> tuple[str, ...]:
+    return tuple(read())
 
 
 SYSTEMS = {
     "infierno": System(
         id="infierno",
         game="Infierno de Cobardes (d20 Wild West)",
-        env_id="duelo/Infierno-v0",
+        name="Infierno",
         ruleset=InfiernoRuleset,
-        scenarios=("formal_duel", "brawl", "ambush"),
+        env=InfiernoEnv,
+        scenario_ids=lambda: infierno_setup.load_catalog().scenarios,
     ),
     "esgrima": System(
         id="esgrima",
         game="unnamed 2d6 swashbuckling system: skirmish",
-        env_id="duelo/Esgrima-v0",
+        name="Esgrima",
         ruleset=EsgrimaSkirmishRuleset,
-        scenarios=("ship_deck", "open_square"),
+        env=EsgrimaEnv,
+        scenario_ids=lambda: esgrima_setup.load_catalog().layouts,
     ),
     "esgrima_duel": System(
         id="esgrima_duel",
         game="unnamed 2d6 swashbuckling system: fencing duel with cards",
-        env_id="duelo/EsgrimaDuel-v0",
+        name="EsgrimaDuel",
         ruleset=EsgrimaDuelRuleset,
+        env=EsgrimaDuelEnv,
     ),
 }
 

@@ -52,6 +52,7 @@ class TournamentSpec:
             raise ValueError(f"duels per pairing must be a positive even number, not {self.duels}")
         if len(set(self.policies)) != len(self.policies) or len(self.policies) < 2:
             raise ValueError(f"a tournament needs two or more distinct policies: {self.policies}")
+        system(self.system).check_variant(self.variant, "tournament variant")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,14 @@ def test_every_system_is_registered() -> None:
     assert ENV_IDS == sorted(system.env_id for system in duelo.SYSTEMS.values())
 
 
+@pytest.mark.parametrize("system", duelo.SYSTEMS.values(), ids=lambda system: system.id)
+def test_one_entry_point_and_the_rulesets_version_in_the_id(system: duelo.System) -> None:
+    spec = gym.spec(system.env_id)
+    assert spec.entry_point == "duelo.registration:make_env"
+    assert spec.kwargs == {"system": system.id}
+    assert system.env_id == f"duelo/{system.name}-v{gym.make(system.env_id).unwrapped.ruleset.version}"
+
+
 # Both checkers step unmasked random actions, so they run with illegal actions as
 # penalised no-ops (the option for libraries without masks).
 

@@ -88,7 +88,7 @@ def test_variants_are_keyword_arguments() -> None:
         "duelo/Infierno-v0",
         scenario="brawl",
         fighters=("johny", "drunk"),
-        rules={"round_cap": 3},
+        options={"round_cap": 3},
     )
     env.reset(seed=0)
     ruleset = env.unwrapped.ruleset

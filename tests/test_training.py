@@ -12,10 +12,12 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+import yaml
 
 pytest.importorskip("sb3_contrib")
 
 from duelo.agents.brain import WEIGHTS, load_brain  # noqa: E402
+from duelo.envs.core.config import ConfigError  # noqa: E402
 from duelo.evaluation.report import Tally, score_of_a  # noqa: E402
 from duelo.evaluation.tournament import TournamentSpec, run_job, schedule  # noqa: E402
 from duelo.training import train as training  # noqa: E402
@@ -154,3 +156,38 @@ def test_export_best_takes_the_best_evaluated_brain(trained: Path, tmp_path: Pat
     assert best.name == "brain:best"
     assert best.manifest["evaluation"] == state["best"]["evaluation"]
     assert state["best"]["mean_score"] >= max(score for score, _ in scores)
+
+
+def test_options_in_env_kwargs_reach_the_env_and_the_evaluations(tmp_path: Path) -> None:
+    """`options` is one name for gymnasium.make, the ruleset and the evaluation tournaments."""
+    settings = short(
+        n_timesteps=512,
+        n_envs=2,
+        n_steps=128,
+        batch_size=128,
+        eval_every=256,
+        checkpoint_every=256,
+        env_kwargs={"scenario": "brawl", "options": {"round_cap": 3, "allow_prone": False}},
+    )
+    training.train(settings, tmp_path)
+    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()
+    assert [row.split(",")[0] for row in rows] == ["256", "512"]
+
+
+@pytest.mark.parametrize(
+    ("env_kwargs", "named"),
+    [
+        ({"rules": {"round_cap": 3}}, "'rules' is not a variant of infierno"),
+        ({"options": {"round_cap": 0}}, "round_cap"),
+        ({"options": {"no_such_ruling": 1}}, "no_such_ruling"),
+    ],
+)
+def test_bad_env_kwargs_are_refused_when_the_settings_are_read(
+    tmp_path: Path, env_kwargs: dict, named: str
+) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        yaml.safe_dump({"duelo/Infierno-v0": {"env_kwargs": env_kwargs}}), encoding="utf-8"
+    )
+    with pytest.raises(ConfigError, match=f"{path}.*{named}"):
+        load_settings(path)

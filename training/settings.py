@@ -43,7 +43,8 @@ class TrainSettings:
     """Hidden layer widths of the policy (and value) network."""
     activation: Literal["tanh", "relu"] = "tanh"
     env_kwargs: dict[str, Any] = field(default_factory=dict)
-    """Variants passed to gymnasium.make (scenario, fighters, rules)."""
+    """The system's variants (scenario, fighters, options...), passed to gymnasium.make
+    and to the evaluation tournaments alike; checked when the settings are read."""
     opponents: tuple[str, ...] = ("random",)
     """Scripted policies sampled as the opponent at each reset."""
     opponent_weights: tuple[float, ...] = ()
@@ -85,6 +86,7 @@ class TrainSettings:
                 raise ValueError(f"{name} must be positive")
         if self.eval_duels % 2:
             raise ValueError("eval_duels must be even (seats are swapped)")
+        SYSTEMS[self.system].check_variant(self.env_kwargs, "env_kwargs")
 
     @property
     def system(self) -> str:

@@ -91,7 +91,7 @@ class EsgrimaEnv(DuelEnv):
     ## Arguments
 
     `opponent`, `scenario` (a layout: "ship_deck", "open_square" or a `Layout`), `fighters`,
-    `rules` (dict of `EsgrimaOptions`), `learner_seat`, `illegal_action`,
+    `options` (dict of `EsgrimaOptions`), `learner_seat`, `illegal_action`,
     `illegal_penalty`, `flat_observation`, `render_mode`: see `DuelEnv`.
 
     ## Rules
@@ -123,10 +123,10 @@ class EsgrimaEnv(DuelEnv):
         opponent: Policy,
         scenario: str | Layout = "ship_deck",
         fighters: tuple[str | Character, str | Character] | None = None,
-        rules: EsgrimaOptions | dict[str, Any] | None = None,
+        options: EsgrimaOptions | dict[str, Any] | None = None,
         **env_options: Any,
     ) -> None:
-        ruleset = EsgrimaSkirmishRuleset(scenario, fighters, rules)
+        ruleset = EsgrimaSkirmishRuleset(scenario, fighters, options)
         super().__init__(ruleset, opponent, **env_options)
 
 
@@ -144,7 +144,7 @@ class EsgrimaDuelEnv(DuelEnv):
     decides whose card takes effect. Reposition discards and redraws instead,
     then defends. The opponent's hand and the deck order stay hidden.
 
-    With `rules={"duel_variant": "faithful"}` the seed's own duel is played: the
+    With `options={"duel_variant": "faithful"}` the seed's own duel is played: the
     learner is the PJ (seat 0) and the PNJ turns over the deck's top card.
 
     ## Action Space
@@ -200,7 +200,7 @@ class EsgrimaDuelEnv(DuelEnv):
 
     ## Arguments
 
-    `opponent`, `fighters` (need a mastered melee weapon), `rules` (dict of
+    `opponent`, `fighters` (need a mastered melee weapon), `options` (dict of
     `EsgrimaOptions`: `duel_variant`, `duel_end`, `deck_copies`, ...), `deck`,
     `learner_seat` (must be 0, the PJ, in the faithful variant), `illegal_action`,
     `illegal_penalty`, `flat_observation`, `render_mode`: see `DuelEnv`.
@@ -228,11 +228,11 @@ class EsgrimaDuelEnv(DuelEnv):
         self,
         opponent: Policy,
         fighters: tuple[str | Character, str | Character] = ("duelist", "pirate"),
-        rules: EsgrimaOptions | dict[str, Any] | None = None,
+        options: EsgrimaOptions | dict[str, Any] | None = None,
         deck: list[Card] | None = None,
         **env_options: Any,
     ) -> None:
-        ruleset = EsgrimaDuelRuleset(fighters, rules, deck)
+        ruleset = EsgrimaDuelRuleset(fighters, options, deck)
         if ruleset.options.duel_variant == "faithful":
             if env_options.get("learner_seat") not in (None, 0):
                 raise ValueError("in the faithful duel the learner is the PJ: learner_seat 0")

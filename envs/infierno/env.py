@@ -117,7 +117,7 @@ class InfiernoEnv(DuelEnv):
     - `scenario`: `"formal_duel"` (default), `"brawl"`, `"ambush"` or a `Scenario`.
     - `fighters`: two character ids of `configs/infierno/characters.yaml` (or
       `Character`s); default the scenario's.
-    - `rules`: dict of `InfiernoOptions` fields, the GM rulings where the seed is
+    - `options`: dict of `InfiernoOptions` fields, the GM rulings where the seed is
       silent (staredown reading, both-miss handling, crit choice and mode, stun
       duration, ammo, prone, lighting, round cap...).
     - `learner_seat`, `illegal_action`, `illegal_penalty`, `flat_observation`,
@@ -157,7 +157,7 @@ class InfiernoEnv(DuelEnv):
         opponent: Policy,
         scenario: str | Scenario = "formal_duel",
         fighters: tuple[str | Character, str | Character] | None = None,
-        rules: InfiernoOptions | dict[str, Any] | None = None,
+        options: InfiernoOptions | dict[str, Any] | None = None,
         **env_options: Any,
     ) -> None:
-        super().__init__(InfiernoRuleset(scenario, fighters, rules), opponent, **env_options)
+        super().__init__(InfiernoRuleset(scenario, fighters, options), opponent, **env_options)

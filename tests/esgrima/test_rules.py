@@ -177,10 +177,10 @@ def test_hidden_cards_never_reach_the_observation() -> None:
 
 
 def test_faithful_duel_learner_is_the_pj() -> None:
-    env = gym.make("duelo/EsgrimaDuel-v0", rules={"duel_variant": "faithful"})
+    env = gym.make("duelo/EsgrimaDuel-v0", options={"duel_variant": "faithful"})
     assert env.reset(seed=0)[1]["seat"] == 0
     with pytest.raises(ValueError, match="learner_seat 0"):
-        gym.make("duelo/EsgrimaDuel-v0", rules={"duel_variant": "faithful"}, learner_seat=1)
+        gym.make("duelo/EsgrimaDuel-v0", options={"duel_variant": "faithful"}, learner_seat=1)
 
 
 def test_an_empty_deck_is_the_shuffled_discard_pile() -> None:
