@@ -35,7 +35,7 @@ class System:
     name: str
     """The env id's name: `duelo/<name>-v<ruleset.version>`."""
     ruleset: Any
-    """The ruleset class; its keyword arguments are the variants (scenario, fighters, options...)."""
+    """The ruleset class; its keyword arguments are the variants (scenario, options...)."""
     env: type[DuelEnv]
     """The env class: the ruleset's variants plus `DuelEnv`'s arguments, with its docs."""
     scenario_ids: Callable[[], Iterable[str]] | None = None

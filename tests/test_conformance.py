@@ -26,7 +26,8 @@ def test_one_entry_point_and_the_rulesets_version_in_the_id(system: duelo.System
     spec = gym.spec(system.env_id)
     assert spec.entry_point == "duelo.registration:make_env"
     assert spec.kwargs == {"system": system.id}
-    assert system.env_id == f"duelo/{system.name}-v{gym.make(system.env_id).unwrapped.ruleset.version}"
+    version = gym.make(system.env_id).unwrapped.ruleset.version
+    assert system.env_id == f"duelo/{system.name}-v{version}"
 
 
 # Both checkers step unmasked random actions, so they run with illegal actions as

@@ -5,11 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from duelo.envs.core.dice import GeneratorDice
-from duelo.envs.core.spaces import dict_space
+from duelo.envs.core.observation import SIDES
+from duelo.envs.core.testing import MAX_DECISIONS, check_decision, check_end, check_ruleset
+from duelo.envs.esgrima.duel import EsgrimaDuelRuleset, EsgrimaDuelState
+from duelo.envs.esgrima.mechanics import Card
 from duelo.registration import SYSTEMS
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
@@ -59,25 +63,47 @@ def test_random_legal_play_keeps_the_invariants(
     ruleset = SYSTEMS[name].ruleset(**kwargs)
     dice = GeneratorDice(seed)
     state = ruleset.new_duel(dice)
-    spec = ruleset.observation_spec
-    space = dict_space(spec)
     decisions = 0
     while (seat := ruleset.to_act(state)) is not None:
-        mask = ruleset.legal_actions(state, seat)
-        assert mask.any(), "a seat to act must have a legal action"
-        assert not ruleset.legal_actions(state, 1 - seat).any(), "only one seat decides"
-        for each in (0, 1):
-            observation = spec.split(ruleset.observe(state, each))
-            assert space.contains(observation)  # bounds include HP >= 0
-            assert np.all(observation["hp"] <= observation["hp_max"])
+        where = f"{name} {kwargs} decision {decisions + 1}"
+        mask, observations = check_decision(ruleset, state, seat, where)
+        spec = ruleset.observation_spec
+        for flat in observations:
+            for side in SIDES:
+                assert flat[spec.index("hp", side)] <= flat[spec.index("hp_max", side)]
         action = data.draw(st.sampled_from(np.flatnonzero(mask).tolist()))
         ruleset.apply(state, seat, action, dice)
         decisions += 1
-        assert decisions < 5_000, "a duel must end"
-    outcome = state.result
-    assert outcome is not None
-    assert outcome.reward(0) + outcome.reward(1) == 0  # zero-sum
-    assert state.round <= ruleset.round_cap + 1
-    assert outcome.truncated == (state.round > ruleset.round_cap)
-    if outcome.winner is not None:
-        assert not outcome.truncated
+        assert decisions < MAX_DECISIONS, "a duel must end"
+    check_end(ruleset, state, f"{name} {kwargs}")
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs"), VARIANTS, ids=[f"{name}-{i}" for i, (name, _) in enumerate(VARIANTS)]
+)
+def test_every_variant_passes_the_ruleset_checks(name: str, kwargs: dict[str, Any]) -> None:
+    redeal = redeal_cards if name == "esgrima_duel" else None
+    assert check_ruleset(lambda: SYSTEMS[name].ruleset(**kwargs), redeal=redeal) > 0
+
+
+def redeal_cards(state: EsgrimaDuelState, seat: int, rng: np.random.Generator) -> None:
+    """Shuffle the deck with the opponent's hand: what a fencer may not see (digest §12)."""
+    them = state.sides[1 - seat]
+    pool = them.hand + state.deck
+    order = rng.permutation(len(pool))
+    pool = [pool[i] for i in order]
+    them.hand = sorted(pool[: len(them.hand)])
+    state.deck = pool[len(them.hand) :]
+
+
+def test_the_card_check_catches_a_peek_at_the_deck() -> None:
+    """The hidden-card check fails a ruleset whose observation shows the deck's top card."""
+
+    class Peeking(EsgrimaDuelRuleset):
+        def observe(self, state: EsgrimaDuelState, seat: int) -> np.ndarray:
+            flat = super().observe(state, seat).copy()
+            flat[self.observation_spec.index("foco")] = state.deck[0] == Card.INSULTO
+            return flat
+
+    with pytest.raises(AssertionError, match="sees what was re-dealt"):
+        check_ruleset(Peeking, redeal=redeal_cards)

@@ -109,11 +109,6 @@ class ScriptedDice:
         return face
 
 
-def roll_sum(dice: Dice, count: int, sides: int, purpose: str) -> list[int]:
-    """Roll `count` dice of `sides` sides; the faces, in order."""
-    return [dice.roll(sides, purpose) for _ in range(count)]
-
-
 # --- exact distributions -------------------------------------------------------
 
 

@@ -134,9 +134,7 @@ OBSERVATION_SPEC = ObservationSpec(
         ObsKey("hp", "PG left [self, opponent]", 0, 10, (2,), SIDES),
         ObsKey("hp_max", "maximum PG [self, opponent]", 0, 10, (2,), SIDES),
         ObsKey("range", "distance in zones: always 0, Adjacent, in a duel", 0, 9),
-        ObsKey(
-            "armour", "light, heavy, points left [self, opponent]", 0, 5, (2, 3), ARMOUR_FIELDS
-        ),
+        ObsKey("armour", "light, heavy, points left [self, opponent]", 0, 5, (2, 3), ARMOUR_FIELDS),
         ObsKey("foco", "1 if this side holds Foco", 0, 1),
         ObsKey(
             "commit_order",
@@ -157,7 +155,12 @@ OBSERVATION_SPEC = ObservationSpec(
             CARD_FIELDS,
         ),
         ObsKey(
-            "duel", "first-blood rule on; exchange number", 0, 999, (2,), ("first_blood", "exchange")
+            "duel",
+            "first-blood rule on; exchange number",
+            0,
+            999,
+            (2,),
+            ("first_blood", "exchange"),
         ),
     )
 )

@@ -200,9 +200,7 @@ OBSERVATION_SPEC = ObservationSpec(
             "zones", "zone of [self, opponent] (a hidden opponent's zone too)", 0, 9, (2,), SIDES
         ),
         ObsKey("turn", "own turn; Actions left in it", 0, 2, (2,), ("own_turn", "actions_left")),
-        ObsKey(
-            "armour", "light, heavy, points left [self, opponent]", 0, 5, (2, 3), ARMOUR_FIELDS
-        ),
+        ObsKey("armour", "light, heavy, points left [self, opponent]", 0, 5, (2, 3), ARMOUR_FIELDS),
         ObsKey(
             "weapon",
             "in hand: light melee, heavy melee, light ranged, heavy ranged, loaded, reload "

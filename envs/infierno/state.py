@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+
 from duelo.envs.core.record import DuelRecord
 from duelo.envs.infierno.setup import Character, InfiernoOptions, Scenario, Weapon
 
@@ -121,7 +122,6 @@ class Fighter:
     nonlethal: int = 0
     sequels: int = 0
     initiative: float | None = None
-    init_roll_key: tuple[int, int, int] = (0, 0, 0)
     has_acted: bool = False
     aware: bool = True
     stunned: bool = False

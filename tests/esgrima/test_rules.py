@@ -57,7 +57,7 @@ def test_hidden_cannot_be_attacked_and_attacks_from_hiding_with_advantage() -> N
     fight = skirmish(pj(), pnj(), where, [6, 6])
     fight.act(A.HIDE, 1, 6)  # Discreción 3: one success
     fight.act(A.PASS)
-    mask = fight.rules.legal_actions(fight.state, 1)
+    mask = fight.ruleset.legal_actions(fight.state, 1)
     assert not mask[A.MELEE_ATTACK] and mask[A.LOCATE]
     fight.act(A.PASS)
     fight.act(A.PASS)
@@ -107,14 +107,14 @@ def test_thrown_weapon_is_lost_and_flight_at_the_edge_loses() -> None:
 def test_light_reload_as_an_action() -> None:
     fight = skirmish(pj(weapons=("pistol",)), pnj(), layout((1, 2)), [6, 6], light_reload="action")
     fight.act(A.SHOT, 6, 6)
-    assert not fight.rules.legal_actions(fight.state, 0)[A.SHOT]
+    assert not fight.ruleset.legal_actions(fight.state, 0)[A.SHOT]
     fight.act(A.RELOAD)  # no Test for a light weapon
     assert fight.state.fighters[0].weapons[0].loaded
 
 
 def test_heavy_armour_cannot_evade_without_a_shield() -> None:
     fight = skirmish(character("brute"), pj(), layout((1, 2)), [1, 1])
-    assert not fight.rules.legal_actions(fight.state, 0)[A.EVADE]
+    assert not fight.ruleset.legal_actions(fight.state, 0)[A.EVADE]
 
 
 # --- the duel --------------------------------------------------------------------
@@ -142,7 +142,7 @@ def test_symmetric_reveal_order_and_tie_to_foco() -> None:
     fencing = symmetric(DECK, [6, 6, 1, 1])  # 12 vs 2: seat 0 holds Foco
     assert fencing.seat == 1  # the side without Foco commits first
     fencing.act(DuelAction.PLAY_ESTOCADA_PROFUNDA)
-    observation = fencing.rules.observation_spec.split(fencing.rules.observe(fencing.state, 0))
+    observation = fencing.ruleset.observation_spec.split(fencing.ruleset.observe(fencing.state, 0))
     assert observation["cards"][6 + C.ESTOCADA_PROFUNDA] == 1  # revealed to the Foco holder
     # neutral matchup; the side without Foco rolls first: one success each, Foco wins
     fencing.act(DuelAction.PLAY_TRETA, 3, 6, 3, 6)
@@ -187,7 +187,7 @@ def test_an_empty_deck_is_the_shuffled_discard_pile() -> None:
     fencing = symmetric(list(Card) * 2, [6, 6, 1, 1], deck_copies=2)
     dice = GeneratorDice(0)
     for _ in range(4):  # both discard whole hands: 6 cards left in the deck run out
-        fencing.rules.apply(fencing.state, fencing.seat, DuelAction.REPOSITION_123, dice)
+        fencing.ruleset.apply(fencing.state, fencing.seat, DuelAction.REPOSITION_123, dice)
     assert "shuffled into a new deck" in fencing.log()
 
 
@@ -236,7 +236,7 @@ def test_delay_acts_after_the_opponent_for_good() -> None:
     fight = skirmish(pj(), pnj(), layout((1, 2)), [6, 6])  # the PJ (12) acts first
     fight.act(A.DELAY)
     assert fight.seat == 1 and fight.state.fighters[0].initiative == pytest.approx(7.49)
-    assert not fight.rules.legal_actions(fight.state, 1)[A.DELAY]  # once a round
+    assert not fight.ruleset.legal_actions(fight.state, 1)[A.DELAY]  # once a round
     fight.act(A.PASS)
     fight.act(A.PASS)
     assert fight.seat == 0 and fight.state.actions_left == 2  # the delayer still acts
@@ -250,10 +250,10 @@ def test_block_closes_the_way_toward_the_opponent() -> None:
     fight = skirmish(pj(), pnj(), where, [6, 6])
     fight.act(A.INTERACT_BLOCK)
     assert fight.state.blocked == {1} and fight.state.spent == [True]
-    assert not fight.rules.legal_actions(fight.state, 0)[A.MOVE_TOWARD]
+    assert not fight.ruleset.legal_actions(fight.state, 0)[A.MOVE_TOWARD]
     fight.act(A.PASS)
     fight.act(A.MOVE_TOWARD)  # the pirate walks from 3 to 2...
-    mask = fight.rules.legal_actions(fight.state, 1)
+    mask = fight.ruleset.legal_actions(fight.state, 1)
     assert not mask[A.MOVE_TOWARD] and not mask[A.RELOCATE_NEAR]  # ...and no further
-    observation = fight.rules.observation_spec.split(fight.rules.observe(fight.state, 1))
+    observation = fight.ruleset.observation_spec.split(fight.ruleset.observe(fight.state, 1))
     assert observation["blocked"][1] == 1

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from duelo.envs.core.testing import ScriptedDuel
 from duelo.envs.infierno.state import Action, Phase, Place, Staredown
-from tests.infierno.helpers import Duel, character, scenario
+from tests.infierno.helpers import character, scenario, scripted_duel
 
 
-def gunfighters(distance: int = 10, opening: tuple[int, ...] = (15, 5), **options: object) -> Duel:
+def gunfighters(
+    distance: int = 10, opening: tuple[int, ...] = (15, 5), **options: object
+) -> ScriptedDuel:
     """Two gunfighters, no staredown; A wins initiative with the default dice."""
-    return Duel(
+    return scripted_duel(
         character("gunfighter"),
         character("gunfighter"),
         scenario(distance),
@@ -20,7 +23,9 @@ def gunfighters(distance: int = 10, opening: tuple[int, ...] = (15, 5), **option
 
 
 def formal(opening: list[int], a: str = "judge_turner", b: str = "outlaw", **options: object):
-    return Duel(character(a), character(b), scenario(10, staredown=True), opening, **options)
+    return scripted_duel(
+        character(a), character(b), scenario(10, staredown=True), opening, **options
+    )
 
 
 # --- the formal duel (§8.1) ---------------------------------------------------------
@@ -50,7 +55,7 @@ def test_staredown_tie_goes_to_the_higher_bonus_and_equal_bonuses_flinch_nobody(
     assert [f.staredown for f in duel.state.fighters] == [Staredown.NONE, Staredown.NONE]
 
 
-def both_miss_round(duel: Duel) -> None:
+def both_miss_round(duel: ScriptedDuel) -> None:
     """Both duelists end round 1 without firing (not attacking counts as missing)."""
     duel.act(Action.END_TURN)
     duel.act(Action.END_TURN)
@@ -124,7 +129,7 @@ def test_draw_is_a_move_and_a_move_may_replace_the_standard_action() -> None:
 
 def test_quick_draw_is_free() -> None:
     artist = character("quick_draw_artist")
-    duel = Duel(artist, character("gunfighter"), scenario(10), [15, 5])
+    duel = scripted_duel(artist, character("gunfighter"), scenario(10), [15, 5])
     duel.act(Action.DRAW_PRIMARY)
     duel.act(Action.DRAW_SECONDARY)
     assert duel.state.budget.standard and duel.state.budget.move
@@ -238,7 +243,7 @@ def test_untracked_ammo_never_runs_out() -> None:
 
 def test_two_weapon_attack_with_the_feat() -> None:
     tommy = character("tommy_dos_pistolas")
-    duel = Duel(tommy, character("gunfighter"), scenario(5, drawn=(True, False)), [15, 5])
+    duel = scripted_duel(tommy, character("gunfighter"), scenario(5, drawn=(True, False)), [15, 5])
     duel.act(Action.DRAW_SECONDARY)
     duel.act(Action.END_TURN)
     duel.act(Action.END_TURN)
@@ -250,7 +255,9 @@ def test_two_weapon_attack_with_the_feat() -> None:
 
 def test_two_weapon_penalties_without_the_feat_and_half_strength_off_hand() -> None:
     brawler = character("brawler", weapons=("knife", "knife"))
-    duel = Duel(brawler, character("gunfighter"), scenario(1, drawn=(True, False)), [15, 5])
+    duel = scripted_duel(
+        brawler, character("gunfighter"), scenario(1, drawn=(True, False)), [15, 5]
+    )
     duel.act(Action.DRAW_SECONDARY)
     duel.act(Action.END_TURN)
     duel.act(Action.END_TURN)
@@ -272,7 +279,9 @@ def test_feint_makes_the_next_attack_a_sneak_attack() -> None:
 
 def test_uncanny_dodge_keeps_dodge_while_flat_footed() -> None:
     artist = character("quick_draw_artist")
-    duel = Duel(character("gunfighter"), artist, scenario(10, drawn=(True, False)), [15, 5])
+    duel = scripted_duel(
+        character("gunfighter"), artist, scenario(10, drawn=(True, False)), [15, 5]
+    )
     duel.act(Action.ATTACK_MAIN, 9, 1, 1)
     assert "d20 9 +5 = 14 vs Defense 14 -> hit" in duel.log()
 
@@ -291,11 +300,11 @@ def test_partial_concealment_can_lose_a_hit() -> None:
 def test_armour_absorbs_and_minimum_damage_applies_before_it() -> None:
     armoured = character("gunfighter", rd=3)
     weak = character("gunfighter", str_mod=-3, weapons=("knife",))
-    duel = Duel(weak, armoured, scenario(1, drawn=(True, False)), [15, 5])
+    duel = scripted_duel(weak, armoured, scenario(1, drawn=(True, False)), [15, 5])
     duel.act(Action.ATTACK_MAIN, 15, 1)  # 1d4 - 3 = -2 -> 1, then RD 3 -> 0
     assert duel.state.fighters[1].hp == 12
     strong = character("gunfighter", weapons=("knife",))
-    duel = Duel(strong, armoured, scenario(1, drawn=(True, False)), [15, 5])
+    duel = scripted_duel(strong, armoured, scenario(1, drawn=(True, False)), [15, 5])
     duel.act(Action.ATTACK_MAIN, 15, 4)  # 1d4 + 1 = 5, RD 3 -> 2
     assert duel.state.fighters[1].hp == 10
 
@@ -312,7 +321,7 @@ def test_sequel_penalises_attacks() -> None:
 def test_stun_duration_option(duration: str) -> None:
     """Tommy fumbles acting second: the stun lasts into the drunk's next turn, or not."""
     tommy = character("tommy_dos_pistolas", weapons=("bottle",))
-    duel = Duel(
+    duel = scripted_duel(
         tommy,
         character("drunk"),
         scenario(1, drawn=(True, False)),

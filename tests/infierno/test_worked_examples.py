@@ -7,18 +7,21 @@ from fractions import Fraction
 import pytest
 
 from duelo.envs.core.dice import DiceExhaustedError, die
+from duelo.envs.core.testing import ScriptedDuel
 from duelo.envs.infierno.combat import maximum_damage, range_penalty, strength_share
 from duelo.envs.infierno.setup import Weapon
 from duelo.envs.infierno.staredown import staredown_odds
 from duelo.envs.infierno.state import Action, Phase, Staredown, StrShare
-from tests.infierno.helpers import CATALOG, Duel, character, scenario
+from tests.infierno.helpers import CATALOG, character, scenario, scripted_duel
 
 JOHNY, GUARD = 0, 1
 
 
-def johny_vs_guard(*faces: int, **options: object) -> Duel:
+def johny_vs_guard(*faces: int, **options: object) -> ScriptedDuel:
     """TV1 opening: Johny (fists) d20 8 -> 10, the guard (rifle slung, -3) d20 12 -> 10."""
-    return Duel(character("johny"), character("guard"), scenario(1), [8, 12, *faces], **options)
+    return scripted_duel(
+        character("johny"), character("guard"), scenario(1), [8, 12, *faces], **options
+    )
 
 
 def test_tv1_initiative_tie_broken_by_dexterity() -> None:
@@ -30,13 +33,15 @@ def test_tv1_initiative_tie_broken_by_dexterity() -> None:
 
 
 def test_tv1_equal_dexterity_falls_to_initiative_bonus() -> None:
-    duel = Duel(character("johny"), character("guard", dex_mod=2), scenario(1), [8, 12])
+    duel = scripted_duel(character("johny"), character("guard", dex_mod=2), scenario(1), [8, 12])
     assert duel.state.order == [JOHNY, GUARD]  # Init +2 > +1
 
 
 def test_tv2_surprise_round_punch_misses_and_guard_stays_flat_footed() -> None:
     # guard Attention 4 (+1 = 5), Johny Stealth 11 (+3 = 14), Johny initiative 8
-    duel = Duel(character("johny"), character("guard"), scenario(1, surprise="rolled"), [4, 11, 8])
+    duel = scripted_duel(
+        character("johny"), character("guard"), scenario(1, surprise="rolled"), [4, 11, 8]
+    )
     johny, guard = duel.state.fighters
     assert duel.state.phase == Phase.SURPRISE
     assert not guard.aware and johny.initiative == 10 and guard.initiative is None
@@ -106,10 +111,10 @@ def test_tv4_other_critical_effects(
     assert duel.state.phase == Phase.ROUND
 
 
-def tommy_vs_drunk() -> Duel:
+def tommy_vs_drunk() -> ScriptedDuel:
     """Tommy (bottle in hand) goes first: initiative 10 + 3 = 13 vs 5 + 0."""
     tommy = character("tommy_dos_pistolas", weapons=("bottle",))
-    return Duel(tommy, character("drunk"), scenario(1, drawn=(True, False)), [10, 5])
+    return scripted_duel(tommy, character("drunk"), scenario(1, drawn=(True, False)), [10, 5])
 
 
 def test_tv5_tommy_fumbles_the_bottle() -> None:
@@ -144,7 +149,7 @@ def test_tv6_the_drunks_revolver_jams_and_is_cleared() -> None:
 @pytest.mark.parametrize(("reading", "margin"), [("A", 12), ("B", 14)])
 def test_tv7_judge_turner_cows_the_outlaw_and_shoots_first(reading: str, margin: int) -> None:
     # Intimidate 16 and 7, initiative 15 and 17
-    duel = Duel(
+    duel = scripted_duel(
         character("judge_turner"),
         character("outlaw"),
         scenario(10, staredown=True),
@@ -188,11 +193,13 @@ def test_tv7_judge_acts_first_about_61_percent() -> None:
     assert round(float(first), 3) == 0.613
 
 
-def duel_at(distance: int, attacker: dict, target: dict, weapon: str, **options: object) -> Duel:
+def duel_at(
+    distance: int, attacker: dict, target: dict, weapon: str, **options: object
+) -> ScriptedDuel:
     """Attacker (seat 0, `weapon` drawn) acts first against a target who has acted."""
     a = character("gunfighter", weapons=(weapon,), init_bonus=20, **attacker)
     b = character("gunfighter", **target)
-    duel = Duel(a, b, scenario(distance, drawn=(True, False)), [10, 1], **options)
+    duel = scripted_duel(a, b, scenario(distance, drawn=(True, False)), [10, 1], **options)
     duel.state.fighters[1].has_acted = True  # full Defense
     return duel
 
