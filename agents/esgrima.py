@@ -13,20 +13,19 @@ from functools import lru_cache
 import numpy as np
 
 from duelo.agents.plans import first_legal
-from duelo.envs.esgrima.duel import REPOSITION, DuelAction
-from duelo.envs.esgrima.mechanics import Card, matchup, successes_distribution
+from duelo.envs.core.observation import FieldReader
+from duelo.envs.esgrima.duel import CARD_FIELDS, REPOSITION, DuelAction
+from duelo.envs.esgrima.duel import OBSERVATION_SPEC as DUEL_SPEC
+from duelo.envs.esgrima.mechanics import Card
+from duelo.envs.esgrima.odds import effect_chances
+from duelo.envs.esgrima.skirmish import OBSERVATION_SPEC as SKIRMISH_SPEC
 from duelo.envs.esgrima.skirmish import SkirmishAction as A
 
-SELF, OPPONENT = 0, 1
-LIGHT_MELEE, HEAVY_MELEE, LIGHT_RANGED, HEAVY_RANGED, LOADED = range(5)
-FOCO, EVADING, HIDDEN, IN_COVER, SUPPRESSING, EDGE = range(6)
 
-
-def _held(obs: dict[str, np.ndarray], who: int) -> tuple[bool, bool]:
-    """(holds a melee weapon, holds a ranged weapon)."""
-    weapon = obs["weapon"][who]
-    return bool(weapon[LIGHT_MELEE] or weapon[HEAVY_MELEE]), bool(
-        weapon[LIGHT_RANGED] or weapon[HEAVY_RANGED]
+def _held(read: FieldReader, who: str) -> tuple[bool, bool]:
+    """(holds a melee weapon, holds a ranged weapon); `who` is "self" or "opponent"."""
+    return bool(read("weapon", f"{who}.light_melee") or read("weapon", f"{who}.heavy_melee")), bool(
+        read("weapon", f"{who}.light_ranged") or read("weapon", f"{who}.heavy_ranged")
     )
 
 
@@ -57,10 +56,11 @@ class CautiousSkirmisher:
     def act(
         self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
     ) -> int:
-        hp, hp_max = observation["hp"], observation["hp_max"]
-        if hp[SELF] <= self.SURRENDER_AT and hp[OPPONENT] > hp_max[OPPONENT] / 2:
+        read = SKIRMISH_SPEC.read(observation)
+        beaten = read("hp", "self") <= self.SURRENDER_AT
+        if beaten and read("hp", "opponent") > read("hp_max", "opponent") / 2:
             return int(A.SURRENDER)
-        away = [A.MOVE_AWAY] if observation["range"][0] == 0 else []
+        away = [A.MOVE_AWAY] if read("range") == 0 else []
         return first_legal(
             action_mask, [A.TAKE_COVER, *away, A.RELOAD, A.SHOT, A.EVADE, A.MELEE_ATTACK, A.PASS]
         )
@@ -90,22 +90,19 @@ class ExpertSkirmisher:
     def act(
         self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
     ) -> int:
-        distance = int(observation["range"][0])
-        melee, ranged = _held(observation, SELF)
-        their_melee, their_ranged = _held(observation, OPPONENT)
-        flags = observation["flags"]
+        read = SKIRMISH_SPEC.read(observation)
+        distance = int(read("range"))
+        melee, ranged = _held(read, "self")
+        their_melee, their_ranged = _held(read, "opponent")
         plan: list[A] = [A.CANCEL_EDGE, A.LOCATE]
-        if observation["zones"][SELF] != observation["zones"][OPPONENT]:
+        if read("zones", "self") != read("zones", "opponent"):
             plan.append(A.INTERACT_AREA)  # the blast cannot reach itself
         if distance == 0:
             plan += [A.MELEE_ATTACK] if melee else [A.DRAW_WEAPON, A.MELEE_ATTACK, A.SHOT]
         elif (
-            distance == 1
-            and their_melee
-            and not their_ranged
-            and observation["round"][0] <= self.WAIT_ROUNDS
+            distance == 1 and their_melee and not their_ranged and read("round") <= self.WAIT_ROUNDS
         ):
-            if not flags[SELF, EVADING]:
+            if not read("flags", "self.evading"):
                 plan.append(A.EVADE)
             plan += [A.FOCALIZAR]
         elif ranged:
@@ -115,7 +112,7 @@ class ExpertSkirmisher:
                 plan.append(A.INTERACT_BLOCK)  # a closed way keeps the blade off
             plan += [A.RELOAD, A.SHOT, A.MOVE_TOWARD]
         else:
-            if not action_mask[A.MOVE_TOWARD] and observation["weapon"][SELF, 6] > 0:
+            if not action_mask[A.MOVE_TOWARD] and read("weapon", "self.to_draw") > 0:
                 plan.append(A.DRAW_WEAPON)  # the way is closed: find something to shoot
             plan += [A.MOVE_TOWARD, A.MELEE_ATTACK]
         plan += [A.RELOAD, A.PASS]
@@ -124,8 +121,10 @@ class ExpertSkirmisher:
 
 # --- the fencing duel ----------------------------------------------------------------
 
-HAND, REVEALED, DISCARD = slice(0, 6), slice(6, 14), slice(14, 20)
-REVEALED_REPOSITION, NOT_REVEALED = 6, 7
+REVEALED_REPOSITION = len(Card)
+"""The revealed commit that is a Reposition, after the six cards."""
+REVEALED = [name for name in CARD_FIELDS if name.startswith("revealed.")]
+"""The `cards` fields of the opponent's commit: six cards, Reposition, not revealed."""
 EXPECTED_1D3 = 2.0
 FOCO_VALUE = 0.5
 """What holding Foco is worth, in PG, to the expert's evaluation (a tuning constant)."""
@@ -140,28 +139,6 @@ def card_value(card: Card, holds_foco: bool) -> float:
     if card in (Card.TRETA, Card.FINTA):
         return 1.0 if holds_foco else FOCO_VALUE
     return 1 + FOCO_VALUE / 2  # Insulto: 1 PG back and a fresh chance at Foco
-
-
-@lru_cache(maxsize=4096)
-def win_chance(
-    mine: int, theirs: int, my_edge: int, their_edge: int, i_hold_foco: bool, strictly: bool = False
-) -> float:
-    """P(my Test beats theirs) in the symmetric duel; ties go to Foco (or need `strictly` more).
-
-    Computed exactly, then cached as a float: the NPC decides every exchange.
-    """
-    chance = Fraction(0)
-    for a, pa in successes_distribution(mine, my_edge).items():
-        for b, pb in successes_distribution(theirs, their_edge).items():
-            if a > b or (a == b and i_hold_foco and not strictly):
-                chance += pa * pb
-    return float(chance)
-
-
-@lru_cache(maxsize=64)
-def at_least_one(rating: int, edge: int) -> float:
-    """P(a Test succeeds): the faithful duel's single roll."""
-    return float(1 - successes_distribution(rating, edge)[0])
 
 
 class AggressiveFencer:
@@ -196,10 +173,11 @@ class CautiousFencer:
     def act(
         self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
     ) -> int:
-        hp, hp_max = observation["hp"], observation["hp_max"]
-        if hp[SELF] <= self.SURRENDER_AT and hp[OPPONENT] >= hp_max[OPPONENT] - 1:
+        read = DUEL_SPEC.read(observation)
+        hp, hp_max = read("hp", "self"), read("hp_max", "self")
+        if hp <= self.SURRENDER_AT and read("hp", "opponent") >= read("hp_max", "opponent") - 1:
             return int(DuelAction.SURRENDER)
-        if hp[SELF] < hp_max[SELF] and action_mask[DuelAction.PLAY_INSULTO]:
+        if hp < hp_max and action_mask[DuelAction.PLAY_INSULTO]:
             return int(DuelAction.PLAY_INSULTO)
         if action_mask[DuelAction.PLAY_ESTOCADA_PROFUNDA]:
             return int(DuelAction.PLAY_ESTOCADA_PROFUNDA)
@@ -224,11 +202,13 @@ class ExpertFencer:
     def act(
         self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
     ) -> int:
-        cards = observation["cards"]
+        read = DUEL_SPEC.read(observation)
+        revealed = next(i for i, name in enumerate(REVEALED) if read("cards", name))
         values = self._values(
-            int(np.argmax(cards[REVEALED])),
-            bool(observation["foco"][0]),
-            bool(cards[-1] == 0),  # the PNJ holds no hand in the seed's own duel: faithful
+            revealed,
+            bool(read("foco")),
+            # the PNJ holds no hand in the seed's own duel: faithful
+            read("cards", "opponent_hand_size") == 0,
         )
         best, choice = None, int(DuelAction.REPOSITION_KEEP_ALL)
         for action in np.flatnonzero(action_mask).tolist():
@@ -280,17 +260,8 @@ def _action_values(
 
 
 def _swing(rating: int, mine: Card | None, theirs: Card, holds_foco: bool, faithful: bool) -> float:
-    """The expected PG swing of playing `mine` (None: Reposition) against `theirs`."""
-    loss = card_value(theirs, not holds_foco)
-    if mine is None:  # Reposition: a Defense Test
-        if faithful:
-            keep = at_least_one(rating, 0)
-        else:
-            keep = win_chance(rating, rating, 0, 0, holds_foco, strictly=True)
-        return -(1 - keep) * loss
-    edge = matchup(mine, theirs)
-    if faithful:
-        p = at_least_one(rating, edge)
-    else:
-        p = win_chance(rating, rating, edge, -edge, holds_foco)
-    return p * card_value(mine, holds_foco) - (1 - p) * loss
+    """The expected PG swing of playing `mine` (None: Reposition) against `theirs`: the
+    exact chance that each card takes effect (`esgrima.odds`), weighed by its value."""
+    chances = effect_chances((mine, theirs), (rating, rating), 0 if holds_foco else 1, faithful)
+    gain = 0.0 if mine is None else chances[0] * card_value(mine, holds_foco)
+    return gain - chances[1] * card_value(theirs, not holds_foco)

@@ -12,70 +12,59 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from duelo.agents.plans import first_legal
-from duelo.envs.infierno.observation import (
-    OBSERVATION_SPEC,
-    PHASES,
-    STATS,
-    STATUS_FLAGS,
-    WEAPON_FEATURES,
-)
+from duelo.envs.core.observation import SIDES, FieldReader
+from duelo.envs.infierno.observation import LOADOUT, OBSERVATION_SPEC, PHASES
 from duelo.envs.infierno.odds import hit_chance
 from duelo.envs.infierno.state import Action, Phase
 
 SELF, OPPONENT = 0, 1
+"""Indexes of `SIDES`, the two sides an observation shows."""
 
 
-class InfiernoView:
-    """Named reads of one Infierno observation (pairs are [self, opponent]).
+class InfiernoView(FieldReader):
+    """Named reads of one Infierno observation; `who` is SELF (0) or OPPONENT (1)."""
 
-    It reads the flat vector once as a Python list, at offsets taken from the
-    observation spec: a policy reads a dozen fields a decision, and list items
-    cost far less than numpy scalars.
-    """
-
-    __slots__ = ("values",)
+    __slots__ = ()
 
     def __init__(self, observation: Mapping[str, np.ndarray]) -> None:
-        self.values: list[float] = OBSERVATION_SPEC.flatten(observation).tolist()
+        super().__init__(OBSERVATION_SPEC, observation)
 
     @property
     def phase(self) -> Phase:
-        values = self.values
-        for index, phase in enumerate(PHASES):  # the one-hot's set entry (argmax)
-            if values[_PHASE + index] == 1:
+        for phase in PHASES:  # the one-hot's set entry (argmax)
+            if self("phase", phase.name.lower()) == 1:
                 return phase
         return PHASES[0]
 
     @property
     def distance(self) -> int:
-        return int(self.values[_RANGE])
+        return int(self("range"))
 
     def hp(self, who: int) -> float:
-        return self.values[_HP + who] - self.values[_NONLETHAL + who]
+        return self("hp", SIDES[who]) - self("nonlethal", SIDES[who])
 
     def hp_fraction(self, who: int) -> float:
-        return self.hp(who) / self.values[_HP_MAX + who]
+        return self.hp(who) / self("hp_max", SIDES[who])
 
     def flag(self, who: int, name: str) -> bool:
-        return bool(self.values[_STATUS + who * len(STATUS_FLAGS) + _FLAG[name]])
+        return bool(self("status", f"{SIDES[who]}.{name}"))
 
     def stat(self, who: int, name: str) -> int:
-        return int(self.values[_STATS + who * len(STATS) + _STAT[name]])
+        return int(self("stats", f"{SIDES[who]}.{name}"))
 
     def weapon(self, who: int, feature: str, hand: str = "main_hand") -> float:
-        return self.values[_HAND[hand] + who * len(WEAPON_FEATURES) + _FEATURE[feature]]
+        return self(hand, f"{SIDES[who]}.{feature}")
 
     def gunman(self, who: int) -> bool:
         """Holds a firearm, or has one to draw with empty hands."""
         if self.weapon(who, "present"):
             return bool(self.weapon(who, "firearm"))
-        slot = _LOADOUT + who * 2 * len(WEAPON_FEATURES) + _FEATURE["firearm"]
-        return bool(self.values[slot] or self.values[slot + len(WEAPON_FEATURES)])
+        return any(self("loadout", f"{SIDES[who]}.{slot}.firearm") for slot in LOADOUT)
 
     @property
     def move_left(self) -> bool:
         """The turn's move action is unspent (the standard may still replace it)."""
-        return bool(self.values[_BUDGET + 1])
+        return bool(self("budget", "move"))
 
     def threat(self, attacker: int) -> float:
         """Expected damage of one main-hand attack of `attacker` now (a rough read)."""
@@ -88,20 +77,6 @@ class InfiernoView:
         bonus_name = "attack_ranged" if self.weapon(attacker, "firearm") else "attack_melee"
         chance = hit_chance(self.stat(attacker, bonus_name), defense)
         return float(chance) * self.weapon(attacker, "mean_damage")
-
-
-def _start(key: str) -> int:
-    return OBSERVATION_SPEC.slice_of(key).start
-
-
-_PHASE, _RANGE, _HP, _NONLETHAL, _HP_MAX = map(
-    _start, ("phase", "range", "hp", "nonlethal", "hp_max")
-)
-_STATUS, _STATS, _BUDGET, _LOADOUT = map(_start, ("status", "stats", "budget", "loadout"))
-_HAND = {hand: _start(hand) for hand in ("main_hand", "off_hand")}
-_FLAG = {name: index for index, name in enumerate(STATUS_FLAGS)}
-_STAT = {name: index for index, name in enumerate(STATS)}
-_FEATURE = {name: index for index, name in enumerate(WEAPON_FEATURES)}
 
 
 def decide_phase(view: InfiernoView, mask: np.ndarray, insist: Callable[[], bool]) -> int | None:

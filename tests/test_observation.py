@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from duelo.envs.core.dice import GeneratorDice
+from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid
 from duelo.envs.systems import SYSTEMS
 
 
@@ -47,3 +48,47 @@ def test_pack_refuses_a_wrong_count() -> None:
     assert spec.pack([1.0] * spec.size).tolist() == [1.0] * spec.size
     with pytest.raises(struct.error):
         spec.pack([1.0] * (spec.size - 1))
+
+
+def test_fields_are_named_in_flat_order() -> None:
+    spec = ObservationSpec(
+        (
+            ObsKey("initiative", "", 0, 99, (2,), SIDES),
+            ObsKey("hp", "", 0, 9, (2,), SIDES),
+            ObsKey("range", "", 0, 9),
+            ObsKey("flags", "", 0, 1, (2, 2), grid(SIDES, ("stunned", "prone"))),
+        )
+    )
+    assert spec.field_names() == [
+        "initiative[self]",
+        "initiative[opponent]",
+        "hp[self]",
+        "hp[opponent]",
+        "range",
+        "flags[self.stunned]",
+        "flags[self.prone]",
+        "flags[opponent.stunned]",
+        "flags[opponent.prone]",
+    ]
+    flat = spec.pack([1, 2, 3, 4, 5, 0, 1, 1, 0])
+    assert spec.split(flat)["flags"][0, 1] == flat[spec.index("flags", "self.prone")] == 1
+    assert spec.read(spec.view(flat))("flags", "opponent.stunned") == 1
+    assert spec.index("range") == 4
+    with pytest.raises(KeyError, match="'flags' has no field 'self.cover'"):
+        spec.index("flags", "self.cover")
+    with pytest.raises(KeyError, match="'hp' has 2 entries: name a field"):
+        spec.index("hp")
+
+
+def test_a_key_of_several_entries_must_name_them() -> None:
+    with pytest.raises(ValueError, match="'hp' has 2 entries but names 0 fields"):
+        ObsKey("hp", "", 0, 9, (2,))
+    with pytest.raises(ValueError, match="'hp' repeats a field"):
+        ObsKey("hp", "", 0, 9, (2,), ("self", "self"))
+
+
+@pytest.mark.parametrize("name", list(SYSTEMS))
+def test_every_shipped_entry_has_a_name(name: str) -> None:
+    spec = SYSTEMS[name].ruleset().observation_spec
+    names = spec.field_names()
+    assert len(names) == spec.size and len(set(names)) == spec.size

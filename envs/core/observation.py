@@ -108,6 +108,24 @@ class ObservationView(Mapping[str, np.ndarray]):
         return len(self._spec.layout)
 
 
+class FieldReader:
+    """Named reads of one observation for a policy: `read("flags", "self.evading")`.
+
+    The flat vector is read once as a Python list: a policy reads a dozen
+    entries a decision, and list items cost far less than numpy scalars.
+    """
+
+    __slots__ = ("values", "_spec")
+
+    def __init__(self, spec: ObservationSpec, observation: Mapping[str, np.ndarray]) -> None:
+        self.values: list[float] = spec.flatten(observation).tolist()
+        self._spec = spec
+
+    def __call__(self, key: str, field: str | None = None) -> float:
+        """Entry `field` of `key` (or the key itself, when it has one entry)."""
+        return self.values[self._spec.index(key, field)]
+
+
 class ObservationSpec:
     """The declared keys of one system, and every view built from them."""
 
@@ -167,6 +185,10 @@ class ObservationSpec:
     def view(self, flat: np.ndarray) -> ObservationView:
         """The observation handed to a policy: keys made only when read."""
         return ObservationView(self, flat)
+
+    def read(self, observation: Mapping[str, np.ndarray]) -> FieldReader:
+        """Named reads of `observation` (a Dict, a view or a flat-backed Dict)."""
+        return FieldReader(self, observation)
 
     def flatten(self, observation: Mapping[str, np.ndarray]) -> np.ndarray:
         """The flat view: the keys' values concatenated in declaration order.

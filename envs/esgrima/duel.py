@@ -28,10 +28,10 @@ from duelo.envs.esgrima.mechanics import (
     Card,
     d3,
     first_by_initiative,
-    matchup,
     roll_initiative,
     roll_test,
 )
+from duelo.envs.esgrima.odds import Commits, edge, exchange_winner, faithful_winner
 from duelo.envs.esgrima.setup import (
     Catalog,
     Character,
@@ -351,36 +351,16 @@ class EsgrimaDuelRuleset:
     def _resolve(self, state: EsgrimaDuelState, dice: Dice) -> None:
         """One roll decides whose card takes effect (§8.1 items 7, 9, 14)."""
         commits = state.commits
-        order = (1 - state.foco, state.foco)  # the side without Foco rolls first
+        cards = (commits[0].card, commits[1].card)
         if state.faithful:
-            pj, pnj = commits[0], commits[1]
-            assert pnj.card is not None
-            if pj.card is None:
-                ok = self._test(state, 0, "defensa", 0, dice, "Defense Test") > 0
-                winner = None if ok else 1
-            else:
-                ok = self._test(state, 0, "melee", matchup(pj.card, pnj.card), dice, "duel") > 0
-                winner = 0 if ok else 1
-        elif commits[0].card is None and commits[1].card is None:
-            winner = None  # both repositioned: nothing to resolve (ASSUMPTION)
+            winner = faithful_winner(cards[0], self._test(state, 0, cards, dice) > 0)
+        elif cards == (None, None):
+            winner = exchange_winner(cards, (0, 0), state.foco)  # nothing to roll for
         else:
-            successes = {}
-            for seat in order:
-                own, other = commits[seat].card, commits[1 - seat].card
-                if own is None:
-                    successes[seat] = self._test(state, seat, "defensa", 0, dice, "Defense Test")
-                else:
-                    edge = 0 if other is None else matchup(own, other)
-                    successes[seat] = self._test(state, seat, "melee", edge, dice, "duel")
-            cards = [commits[s].card for s in SEATS]
-            if None in cards:  # the repositioner needs strictly more to nullify
-                repositioner = cards.index(None)
-                other = 1 - repositioner
-                winner = None if successes[repositioner] > successes[other] else other
-            elif successes[0] != successes[1]:
-                winner = 0 if successes[0] > successes[1] else 1
-            else:
-                winner = state.foco  # ties go to the Foco holder's card
+            successes = [0, 0]
+            for seat in (1 - state.foco, state.foco):  # the side without Foco rolls first
+                successes[seat] = self._test(state, seat, cards, dice)
+            winner = exchange_winner(cards, (successes[0], successes[1]), state.foco)
         if winner is None:
             state.say(None, "No card takes effect")
             return
@@ -389,13 +369,15 @@ class EsgrimaDuelRuleset:
         state.say(winner, "{} of {} takes effect", _card_name(card), state.sides[winner].name)
         self._effect(state, winner, card, dice)
 
-    def _test(
-        self, state: EsgrimaDuelState, seat: int, rating: str, edge: int, dice: Dice, what: str
-    ) -> int:
+    def _test(self, state: EsgrimaDuelState, seat: int, cards: Commits, dice: Dice) -> int:
+        """`seat`'s Test: melee with a card (its edge from the cycle), Defense to Reposition."""
         character = state.sides[seat].character
-        value = character.melee_rating if rating == "melee" else character.defensa
-        successes, faces = roll_test(dice, value, edge, what)
-        label = {1: " with Advantage", -1: " with Disadvantage"}.get(edge, "")
+        playing = cards[seat] is not None
+        value = character.melee_rating if playing else character.defensa
+        what = "duel" if playing else "Defense Test"
+        advantage = edge(cards, seat)
+        successes, faces = roll_test(dice, value, advantage, what)
+        label = {1: " with Advantage", -1: " with Disadvantage"}.get(advantage, "")
         plural = "" if successes == 1 else "es"
         state.say(
             seat,

@@ -142,8 +142,8 @@ def test_symmetric_reveal_order_and_tie_to_foco() -> None:
     fencing = symmetric(DECK, [6, 6, 1, 1])  # 12 vs 2: seat 0 holds Foco
     assert fencing.seat == 1  # the side without Foco commits first
     fencing.act(DuelAction.PLAY_ESTOCADA_PROFUNDA)
-    observation = fencing.ruleset.observation_spec.split(fencing.ruleset.observe(fencing.state, 0))
-    assert observation["cards"][6 + C.ESTOCADA_PROFUNDA] == 1  # revealed to the Foco holder
+    # revealed to the Foco holder
+    assert fencing.field(0, "cards", "revealed.estocada_profunda") == 1
     # neutral matchup; the side without Foco rolls first: one success each, Foco wins
     fencing.act(DuelAction.PLAY_TRETA, 3, 6, 3, 6)
     assert fencing.state.sides[1].body.pg == 4  # Treta with Foco in hand: 1 PG
@@ -255,5 +255,4 @@ def test_block_closes_the_way_toward_the_opponent() -> None:
     fight.act(A.MOVE_TOWARD)  # the pirate walks from 3 to 2...
     mask = fight.ruleset.legal_actions(fight.state, 1)
     assert not mask[A.MOVE_TOWARD] and not mask[A.RELOCATE_NEAR]  # ...and no further
-    observation = fight.ruleset.observation_spec.split(fight.ruleset.observe(fight.state, 1))
-    assert observation["blocked"][1] == 1
+    assert fight.field(1, "blocked", "boundary1") == 1
