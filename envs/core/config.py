@@ -11,6 +11,7 @@ import dataclasses
 import types
 import typing
 from collections.abc import Mapping
+from enum import Enum
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -107,6 +108,12 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
             _coerce(a, item, f"{where}[{i}]")
             for i, (a, item) in enumerate(zip(args, value, strict=True))
         )
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        try:
+            return hint(value)
+        except ValueError:
+            known = ", ".join(repr(member.value) for member in hint)
+            raise ConfigError(f"{where}: {value!r} is not one of {known}") from None
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return build(hint, value, where)
     if hint is bool:

@@ -33,9 +33,11 @@ from duelo.envs.esgrima.mechanics import (
 )
 from duelo.envs.esgrima.odds import Commits, edge, exchange_winner, faithful_winner
 from duelo.envs.esgrima.setup import (
+    Armour,
     Catalog,
     Character,
     EsgrimaOptions,
+    Trait,
     load_catalog,
     options_from,
 )
@@ -197,7 +199,7 @@ class EsgrimaDuelRuleset:
             mastered = character.mastered
             # seed: only with a mastered melee weapon (both sides, digest §8.1 ASSUMPTION)
             if mastered is None or not self.catalog.weapons[mastered].melee:
-                if not {"artista_marcial", "garras_de_la_bestia"} & set(character.traits):
+                if not {Trait.ARTISTA_MARCIAL, Trait.GARRAS_DE_LA_BESTIA} & set(character.traits):
                     raise ValueError(
                         f"{character.id} cannot duel: a fencing duel needs a mastered melee weapon"
                     )
@@ -277,7 +279,7 @@ class EsgrimaDuelRuleset:
             0,
         ]
         for body in (me.body, them.body):
-            values += [body.armour == "light", body.armour == "heavy", body.armour_pts]
+            values += [body.armour == Armour.LIGHT, body.armour == Armour.HEAVY, body.armour_pts]
         values.append(state.foco == seat)
         deciding = self.to_act(state) == seat
         values += [deciding and state.phase == _FIRST, deciding and state.phase == _SECOND]

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from duelo.envs.core.dice import Dice, Distribution
 from duelo.envs.core.observation import SIDES, grid
-from duelo.envs.esgrima.setup import ARMOUR_POINTS, Character
+from duelo.envs.esgrima.setup import ARMOUR_POINTS, Armour, Character
 
 ARMOUR_FIELDS = grid(SIDES, ("light", "heavy", "points"))
 """The entries of the `armour` observation key: the armour worn and its points left."""
@@ -61,7 +61,7 @@ class Body:
 
     pg: int
     pg_max: int
-    armour: str
+    armour: Armour
     armour_pts: int
 
     @classmethod
@@ -78,9 +78,9 @@ class Body:
         """Apply one hit through armour; return the PG actually lost (digest §7)."""
         if damage <= 0:
             return 0
-        if self.armour == "heavy" and self.armour_pts > 0:
+        if self.armour == Armour.HEAVY and self.armour_pts > 0:
             damage = max(1, damage - 1)  # heavy: -1, minimum 1
-        if self.armour != "none" and self.armour_pts > 0:
+        if self.armour != Armour.NONE and self.armour_pts > 0:
             self.armour_pts -= 1  # the first PG goes to the armour
             damage -= 1
         lost = min(damage, self.pg)
@@ -90,7 +90,7 @@ class Body:
     @property
     def deteriorated(self) -> bool:
         """Armour at 0 points gives no protection (§10 #16 ASSUMPTION)."""
-        return self.armour != "none" and self.armour_pts == 0
+        return self.armour != Armour.NONE and self.armour_pts == 0
 
 
 def roll_initiative(dice: Dice, name: str, fixed: bool) -> tuple[float, str]:

@@ -7,13 +7,52 @@ Loaded from `configs/esgrima/*.yaml` (or a user's files) and validated on load.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
 from duelo.envs.core.config import ConfigError, build, load_entries, packaged_config, require
 
-WeaponClass = Literal["light_melee", "heavy_melee", "light_ranged", "heavy_ranged"]
-Armour = Literal["none", "light", "heavy"]
+
+class WeaponClass(StrEnum):
+    """Seed (Tipos de armas): a weapon's class sets its reach and damage."""
+
+    LIGHT_MELEE = "light_melee"
+    HEAVY_MELEE = "heavy_melee"
+    LIGHT_RANGED = "light_ranged"
+    HEAVY_RANGED = "heavy_ranged"
+
+
+class Armour(StrEnum):
+    """Seed (Tipos de armaduras)."""
+
+    NONE = "none"
+    LIGHT = "light"
+    HEAVY = "heavy"
+
+
+class Role(StrEnum):
+    """A player character rolls its initiative; a PNJ keeps 7.5 (seed: Establecer la
+    iniciativa)."""
+
+    PJ = "pj"
+    PNJ = "pnj"
+
+
+class Trait(StrEnum):
+    """The only traits the seed allows in a fencing duel (Duelo de esgrima)."""
+
+    AFORTUNADO = "afortunado"
+    APRENDER_DE_LOS_ERRORES = "aprender_de_los_errores"
+    ARTISTA_MARCIAL = "artista_marcial"
+    BERSERKER = "berserker"
+    BESTIA_HERIDA = "bestia_herida"
+    DIFICIL_DE_MATAR = "dificil_de_matar"
+    ESGRIMA_ELEGANTE = "esgrima_elegante"
+    GARRAS_DE_LA_BESTIA = "garras_de_la_bestia"
+    VIGILANTE = "vigilante"
+
+
 RATINGS = (
     "agresividad",
     "punteria",
@@ -26,19 +65,7 @@ RATINGS = (
     "suerte",
 )
 """The attribute and save ratings the rules roll against (digest §2, §10 #3)."""
-DUEL_TRAITS = (
-    "afortunado",
-    "aprender_de_los_errores",
-    "artista_marcial",
-    "berserker",
-    "bestia_herida",
-    "dificil_de_matar",
-    "esgrima_elegante",
-    "garras_de_la_bestia",
-    "vigilante",
-)
-"""The only traits the seed allows in a fencing duel (Duelo de esgrima)."""
-ARMOUR_POINTS = {"none": 0, "light": 3, "heavy": 5}
+ARMOUR_POINTS = {Armour.NONE: 0, Armour.LIGHT: 3, Armour.HEAVY: 5}
 """Seed (Tipos de armaduras): light armour 3 points, heavy 5."""
 
 
@@ -52,11 +79,11 @@ class Weapon:
 
     @property
     def melee(self) -> bool:
-        return self.cls in ("light_melee", "heavy_melee")
+        return self.cls in (WeaponClass.LIGHT_MELEE, WeaponClass.HEAVY_MELEE)
 
     @property
     def heavy(self) -> bool:
-        return self.cls in ("heavy_melee", "heavy_ranged")
+        return self.cls in (WeaponClass.HEAVY_MELEE, WeaponClass.HEAVY_RANGED)
 
     @property
     def damage(self) -> int:
@@ -70,14 +97,14 @@ class Character:
 
     id: str
     name: str
-    role: Literal["pj", "pnj"] = "pnj"
+    role: Role = Role.PNJ
     pg_max: int = 5
-    armour: Armour = "none"
+    armour: Armour = Armour.NONE
     shield: bool = False
     weapons: tuple[str, ...] = ()
     mastered: str | None = None
     """The Arma Dominada: the weapon a fencing duel is fought with."""
-    traits: tuple[str, ...] = ()
+    traits: tuple[Trait, ...] = ()
     agresividad: int = 3
     punteria: int = 3
     tecnica: int = 3
@@ -102,7 +129,7 @@ class Character:
     @property
     def melee_rating(self) -> int:
         """Agresividad, or Técnica with the trait Esgrima elegante (seed)."""
-        return self.tecnica if "esgrima_elegante" in self.traits else self.agresividad
+        return self.tecnica if Trait.ESGRIMA_ELEGANTE in self.traits else self.agresividad
 
 
 @dataclass(frozen=True)
@@ -215,8 +242,6 @@ def load_catalog(
             f"{where}.mastered",
             f"{character.mastered!r} is not one of its weapons",
         )
-        for i, trait in enumerate(character.traits):
-            require(trait in DUEL_TRAITS, f"{where}.traits[{i}]", f"unknown trait {trait!r}")
     layout_table = load_entries(Layout, paths["layouts"])
     for key, layout in layout_table.items():
         for i, fighter in enumerate(layout.fighters):

@@ -29,17 +29,22 @@ from duelo.envs.esgrima.mechanics import (
 from duelo.envs.esgrima.setup import (
     MAX_OBJECTS,
     MAX_ZONES,
+    Armour,
     Catalog,
     Character,
     EsgrimaOptions,
     Layout,
+    Role,
     Weapon,
+    WeaponClass,
     load_catalog,
     options_from,
 )
 
 ACTIONS_PER_TURN = 2
 """Seed (Acciones en combate): each turn, 2 Actions."""
+_LIGHT, _HEAVY = Armour.LIGHT, Armour.HEAVY  # bound once: read on every mask and observation
+_LIGHT_MELEE = WeaponClass.LIGHT_MELEE
 
 
 class SkirmishAction(IntEnum):
@@ -302,7 +307,7 @@ class EsgrimaSkirmishRuleset:
             BANDS[band(state.distance())],
         )
         for seat, fighter in enumerate(fighters):
-            fixed = fighter.character.role == "pnj" and self.options.npc_initiative == "fixed"
+            fixed = fighter.character.role == Role.PNJ and self.options.npc_initiative == "fixed"
             fighter.initiative, note = roll_initiative(dice, fighter.name, fixed)
             state.say(seat, "Initiative: {}", note)
         first, notes = first_by_initiative(dice, (fighters[0].initiative, fighters[1].initiative))
@@ -348,8 +353,8 @@ class EsgrimaSkirmishRuleset:
             and _open(state, them.zone, other_side),
             visible and in_reach and weapon.melee,  # MELEE_ATTACK
             visible and ranged_ready and in_reach,  # SHOT
-            visible and weapon is not None and weapon.cls == "light_melee",  # THROW_WEAPON
-            me.body.armour != "heavy" or me.character.shield,  # EVADE
+            visible and weapon is not None and weapon.cls == _LIGHT_MELEE,  # THROW_WEAPON
+            me.body.armour != _HEAVY or me.character.shield,  # EVADE
             self._next_weapon(me) is not None,  # DRAW_WEAPON
             held is not None and self._needs_loading(weapon) and not held.loaded,  # RELOAD
             True,  # FOCALIZAR
@@ -426,7 +431,7 @@ class EsgrimaSkirmishRuleset:
         ]
         for f in (me, them):
             armour = f.body.armour
-            values += [armour == "light", armour == "heavy", f.body.armour_pts]
+            values += [armour == _LIGHT, armour == _HEAVY, f.body.armour_pts]
         for f in (me, them):
             held = f.held
             cls = held.weapon.cls if held is not None else None
@@ -544,7 +549,7 @@ class EsgrimaSkirmishRuleset:
 
     def _needs_loading(self, weapon: Weapon) -> bool:
         """Heavy ranged always; light ranged only with `light_reload = action` (§5)."""
-        return weapon.cls == "heavy_ranged" or (
+        return weapon.cls == WeaponClass.HEAVY_RANGED or (
             weapon.cls == "light_ranged" and self.options.light_reload == "action"
         )
 
@@ -684,7 +689,7 @@ class EsgrimaSkirmishRuleset:
                 held.loaded = True
                 me.reload_pending = False
                 state.say(seat, "{} finishes reloading the {}", me.name, held.weapon.name)
-            elif held.weapon.cls == "light_ranged":  # light_reload = action: no Test
+            elif held.weapon.cls == WeaponClass.LIGHT_RANGED:  # light_reload = action: no Test
                 held.loaded = True
                 state.say(seat, "{} reloads the {}", me.name, held.weapon.name)
             else:

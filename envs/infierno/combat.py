@@ -20,7 +20,7 @@ from duelo.envs.core.dice import (
     probability,
     transform,
 )
-from duelo.envs.infierno.setup import InfiernoOptions, Weapon
+from duelo.envs.infierno.setup import Feat, InfiernoOptions, Weapon
 from duelo.envs.infierno.state import (
     CRIT_EFFECTS,
     Action,
@@ -102,7 +102,7 @@ def dodge_lost(state: DuelState, attacker: Fighter, target: Fighter) -> str:
     """Why the target loses its Dodge bonus against this attack, or "" (digest §8.2)."""
     if target.stunned:
         return "stunned"  # Uncanny Dodge does not cover stunning (§8.2)
-    if "uncanny_dodge" in target.character.feats:
+    if Feat.UNCANNY_DODGE in target.character.feats:
         return ""
     if target.flat_footed:
         return "flat-footed"

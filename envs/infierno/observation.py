@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
-from duelo.envs.infierno.setup import Character, Weapon
+from duelo.envs.infierno.setup import Character, Feat, Weapon
 from duelo.envs.infierno.state import Carried, DuelState, Fighter, Phase, Place, Staredown
 
 WEAPON_FEATURES = (
@@ -216,8 +216,8 @@ def observe(state: DuelState, seat: int, round_cap: int) -> np.ndarray:
 
 NO_BUDGET = [False] * 5
 _pack = struct.pack
-_FEATS = STATUS_FLAGS[-3:]
-"""The status flags a stat block fixes (uncanny_dodge, quick_draw, two_weapon_fighting)."""
+_FEATS = tuple(Feat(name) for name in STATUS_FLAGS[-3:])
+"""The status flags a stat block fixes: its feats."""
 _HEAD = f"{OBSERVATION_SPEC.slice_of('status').start}f"
 """The packed segments' formats: the head (initiative to budget), a fighter's changing
 status flags, both fighters' holsters, one weapon row."""

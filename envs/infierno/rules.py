@@ -20,9 +20,12 @@ from duelo.envs.infierno import combat
 from duelo.envs.infierno.observation import OBSERVATION_SPEC, observe
 from duelo.envs.infierno.setup import (
     Catalog,
+    Category,
     Character,
+    Feat,
     InfiernoOptions,
     Scenario,
+    Surprise,
     load_catalog,
     options_from,
 )
@@ -89,6 +92,7 @@ _HOLSTERED, _MAIN_HAND, _OFF_HAND = Place.HOLSTERED, Place.MAIN_HAND, Place.OFF_
 _DRAW_PRIMARY, _DRAW_SECONDARY = Action.DRAW_PRIMARY, Action.DRAW_SECONDARY
 _PRONE_TOGGLE, _DELAY, _END_TURN = Action.PRONE_TOGGLE, Action.DELAY, Action.END_TURN
 _SURRENDER = Action.SURRENDER
+_QUICK_DRAW = Feat.QUICK_DRAW
 _FREE, _MOVE, _STANDARD, _FULL = Cost.FREE, Cost.MOVE, Cost.STANDARD, Cost.FULL
 _TURN_ACTIONS = Action.SURRENDER + 1
 """The turn actions END_TURN..SURRENDER come first in `Action`, then the decision phases'."""
@@ -159,7 +163,7 @@ class InfiernoRuleset:
         )
         if self.scenario.staredown:
             self._open_formal_duel(state, dice)
-        elif self.scenario.surprise != "none":
+        elif self.scenario.surprise != Surprise.NONE:
             self._open_ambush(state, dice)
         else:
             for seat in SEATS:
@@ -280,10 +284,10 @@ class InfiernoRuleset:
     def _open_ambush(self, state: DuelState, dice: Dice) -> None:
         """Seed SORPRESA; digest §4 step 2, §10.4 (surprise = A, B or rolled)."""
         surprise = self.scenario.surprise
-        ambusher = 1 if surprise == "B" else 0
+        ambusher = 1 if surprise == Surprise.B else 0
         target = state.fighters[1 - ambusher]
         surprised = True
-        if surprise == "rolled":
+        if surprise == Surprise.ROLLED:
             hider = state.fighters[ambusher]
             # the target's Attention die is rolled first (§10.4); ties by §3
             winner = _opposed(
@@ -452,7 +456,7 @@ class InfiernoRuleset:
 
     def _cost(self, fighter: Fighter, action: Action) -> Cost:
         if action == _DRAW_PRIMARY or action == _DRAW_SECONDARY:
-            if self.options.quick_draw_free and "quick_draw" in fighter.character.feats:
+            if self.options.quick_draw_free and Feat.QUICK_DRAW in fighter.character.feats:
                 return Cost.FREE  # seed: Quick Draw is not a move action (§4 step 9)
         if action == _PRONE_TOGGLE and fighter.prone:
             return Cost.MOVE  # standing up is a move action (§5)
@@ -479,7 +483,7 @@ class InfiernoRuleset:
         if weapon.is_firearm:
             has_ammo = item.ammo > 0 or not state.options.track_ammo
             return not item.jammed and has_ammo and state.distance <= weapon.max_range
-        return weapon.category == "melee" and state.distance == 1
+        return weapon.category == Category.MELEE and state.distance == 1
 
     def _turn_mask(self, state: DuelState, seat: int, mask: np.ndarray) -> None:
         """The turn actions' mask, in `Action` order (a hot path: flags computed once, and
@@ -508,7 +512,7 @@ class InfiernoRuleset:
         walk = move and not prone and not budget.stepped  # §4: no move after a step
         step = budget.can_step
         free_hands = max(0, 2 - used_hands)
-        quick_draw = options.quick_draw_free and "quick_draw" in fighter.character.feats
+        quick_draw = options.quick_draw_free and _QUICK_DRAW in fighter.character.feats
         draws = []
         for action, slot in ((_DRAW_PRIMARY, 0), (_DRAW_SECONDARY, 1)):
             item = carried[slot] if slot < len(carried) else None
@@ -675,7 +679,7 @@ class InfiernoRuleset:
             return [self._strike(seat, main, main_index)]
         # two-weapon fighting: -2/-2 with the feat, else -4/-8 (§5, ASSUMPTION d20 SRD)
         assert off is not None
-        feat = "two_weapon_fighting" in fighter.character.feats
+        feat = Feat.TWO_WEAPON_FIGHTING in fighter.character.feats
         first = self._strike(seat, main, main_index, penalty=-2 if feat else -4)
         second = self._strike(
             seat, off, fighter.carried.index(off), penalty=-2 if feat else -8, off_hand=True

@@ -8,13 +8,37 @@ digest that a GM could rule otherwise, each defaulting to the digest's value.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
 from duelo.envs.core.config import ConfigError, build, load_entries, packaged_config, require
 
-Category = Literal["unarmed", "melee", "firearm"]
-Feat = Literal["quick_draw", "uncanny_dodge", "two_weapon_fighting"]
+
+class Category(StrEnum):
+    """What kind of weapon a table row is (digest §10.1)."""
+
+    UNARMED = "unarmed"
+    MELEE = "melee"
+    FIREARM = "firearm"
+
+
+class Feat(StrEnum):
+    """The feats the rules implement (seed: Desenfundado rápido, Esquiva asombrosa,
+    Combate con dos armas; digest §4, §8.3, §8.8)."""
+
+    QUICK_DRAW = "quick_draw"
+    UNCANNY_DODGE = "uncanny_dodge"
+    TWO_WEAPON_FIGHTING = "two_weapon_fighting"
+
+
+class Surprise(StrEnum):
+    """Who gets a surprise round (digest §4 step 2, §10.4): nobody, a side, or rolled."""
+
+    NONE = "none"
+    A = "A"
+    B = "B"
+    ROLLED = "rolled"
 
 
 @dataclass(frozen=True)
@@ -40,7 +64,7 @@ class Weapon:
 
     @property
     def is_firearm(self) -> bool:
-        return self.category == "firearm"
+        return self.category == Category.FIREARM
 
     @property
     def max_range(self) -> int:
@@ -146,7 +170,7 @@ class Scenario:
     description: str
     distance: tuple[int, int]
     staredown: bool
-    surprise: Literal["none", "A", "B", "rolled"]
+    surprise: Surprise
     drawn: tuple[bool, bool]
     cover_nearby: tuple[bool, bool]
     fighters: tuple[str, str]
@@ -155,7 +179,7 @@ class Scenario:
         low, high = self.distance
         if not 1 <= low <= high:
             raise ValueError(f"distance {list(self.distance)} must satisfy 1 <= low <= high")
-        if self.staredown and self.surprise != "none":
+        if self.staredown and self.surprise != Surprise.NONE:
             raise ValueError("a formal duel (staredown) cannot open with surprise")
 
 

@@ -217,7 +217,12 @@ def write(tmp_path: Path, name: str, key: str, change: dict) -> Path:
             r"duelist.weapons\[0\]: unknown weapon 'rapier'",
         ),
         ("characters", "duelist", {"agresividad": 7}, "agresividad 7 must lie in 1..5"),
-        ("characters", "duelist", {"traits": ["flying"]}, r"unknown trait 'flying'"),
+        (
+            "characters",
+            "duelist",
+            {"traits": ["flying"]},
+            r"duelist.traits\[0\]: 'flying' is not one of 'afortunado'",
+        ),
         ("characters", "duelist", {"pg": 5}, "unknown key 'pg'"),
         ("weapons", "sabre", {"cls": "medium_melee"}, "'medium_melee' is not one of"),
         ("layouts", "ship_deck", {"start": [1, 9]}, "start zones"),

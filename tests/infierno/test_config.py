@@ -9,7 +9,7 @@ import yaml
 
 from duelo.envs.core.config import ConfigError, packaged_config, read_yaml_mapping
 from duelo.envs.infierno.rules import InfiernoRuleset
-from duelo.envs.infierno.setup import load_catalog, options_from
+from duelo.envs.infierno.setup import Category, Feat, Surprise, load_catalog, options_from
 
 
 def write_characters(tmp_path: Path, change: dict) -> Path:
@@ -85,3 +85,17 @@ def test_unknown_character_and_scenario_names() -> None:
         InfiernoRuleset(fighters=("billy", "outlaw"))
     with pytest.raises(ConfigError, match="unknown scenario 'siege'"):
         InfiernoRuleset(scenario="siege")
+
+
+def test_game_concepts_load_as_enums(tmp_path: Path) -> None:
+    """Code branches on members (a typo in code fails at import); YAML names their values."""
+    catalog = load_catalog()
+    assert catalog.weapons["revolver"].category is Category.FIREARM
+    assert catalog.scenarios["ambush"].surprise is Surprise.A
+    assert Feat.QUICK_DRAW in catalog.characters["quick_draw_artist"].feats
+    path = tmp_path / "characters.yaml"
+    data = read_yaml_mapping(packaged_config("infierno/characters.yaml"))
+    data["outlaw"]["feats"] = ["quick_drw"]
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"outlaw.feats\[0\]: 'quick_drw' is not one of"):
+        load_catalog(characters=path)
