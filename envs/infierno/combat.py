@@ -14,7 +14,6 @@ from functools import lru_cache
 from duelo.envs.core.dice import (
     Dice,
     Distribution,
-    constant,
     dice_sum,
     expectation,
     probability,
@@ -31,7 +30,14 @@ from duelo.envs.infierno.state import (
     Phase,
     Place,
     StrShare,
+    is_out,
 )
+
+_CRIT_MULTIPLY, _CRIT_MAXIMUM, _CRIT_LETHAL = (
+    Action.CRIT_MULTIPLY,
+    Action.CRIT_MAXIMUM,
+    Action.CRIT_LETHAL,
+)  # bound once: Python 3.11 looks enum members up slowly, and damage is rolled often
 
 EFFECT_NAMES = {
     Action.CRIT_MULTIPLY: "C1 multiplier",
@@ -154,24 +160,55 @@ def confirms(roll: int, bonus: int, defense: int) -> bool:
 # --- damage and critical effects (§7, §7.1) ---------------------------------------
 
 
+def damage_dice(weapon: Weapon, effect: Action | None, crit_mode: str) -> tuple[int, int]:
+    """How many dice of how many sides a hit rolls for damage (seed: DAÑO; §7.1): the
+    weapon's, m times as many for C1 rolled again, none for C2's maximum."""
+    count, sides = weapon.damage
+    if effect == _CRIT_MAXIMUM:
+        return 0, sides
+    if effect == _CRIT_MULTIPLY and crit_mode == "reroll":
+        return count * weapon.multiplier, sides
+    return count, sides
+
+
+def damage_rolled(
+    weapon: Weapon, flat: int, effect: Action | None, crit_mode: str, faces: int
+) -> int:
+    """Damage before RD, from the sum of the `damage_dice` faces (§7, §7.1)."""
+    multiplier = weapon.multiplier
+    if effect == _CRIT_MAXIMUM:
+        return maximum_damage(weapon, flat)
+    if effect == _CRIT_MULTIPLY:
+        if crit_mode == "reroll":
+            return _min_one(faces + flat * multiplier)
+        return _min_one(faces + flat) * multiplier
+    return _min_one(faces + flat)
+
+
+def is_lethal(weapon: Weapon, effect: Action | None) -> bool:
+    """Lethal damage, unless the weapon deals nonlethal and C5 does not convert it (§7.1)."""
+    return weapon.lethal or effect == _CRIT_LETHAL
+
+
+def damage_dealt(rolled: int, rd: int) -> int:
+    """§7 step 5: RD is subtracted after the minimum of 1, and may bring damage to 0."""
+    return max(0, rolled - rd)
+
+
 @lru_cache(maxsize=1024)
 def damage_distribution(
     weapon: Weapon, flat: int, effect: Action | None, crit_mode: str
 ) -> Distribution:
-    """Damage before RD for a normal hit (effect None) or a critical effect (§7.1).
+    """Damage before RD for a normal hit (effect None) or a critical effect (§7.1),
+    counted through `damage_dice` and `damage_rolled`, as `deal_damage` rolls it.
 
     Cached: exact convolutions are slow and a duel asks for the same few again.
     The returned dict is shared, so callers must not change it.
     """
-    count, sides = weapon.damage
-    multiplier = weapon.multiplier
-    if effect == Action.CRIT_MAXIMUM:
-        return constant(maximum_damage(weapon, flat))
-    if effect == Action.CRIT_MULTIPLY:
-        if crit_mode == "reroll":
-            return transform(dice_sum(count * multiplier, sides, flat * multiplier), _min_one)
-        return transform(dice_sum(count, sides, flat), lambda v: _min_one(v) * multiplier)
-    return transform(dice_sum(count, sides, flat), _min_one)
+    count, sides = damage_dice(weapon, effect, crit_mode)
+    return transform(
+        dice_sum(count, sides), lambda faces: damage_rolled(weapon, flat, effect, crit_mode, faces)
+    )
 
 
 def maximum_damage(weapon: Weapon, flat: int) -> int:
@@ -226,16 +263,16 @@ def _best_effect(
     choice = Action.CRIT_MULTIPLY
     for effect in effects:
         rd = 0 if effect == Action.CRIT_IGNORE_RD else target_rd
-        lethal = weapon.lethal or effect == Action.CRIT_LETHAL
+        lethal = is_lethal(weapon, effect)
         dealt = transform(
             damage_distribution(weapon, flat, effect, crit_mode),
-            lambda v, rd=rd: max(0, v - rd),
+            lambda v, rd=rd: damage_dealt(v, rd),
         )
 
         def out(damage: int, lethal: bool = lethal) -> bool:
-            hp = target_hp - damage if lethal else target_hp
-            nonlethal = target_nonlethal if lethal else target_nonlethal + damage
-            return hp <= 0 or nonlethal >= hp  # §9
+            if lethal:
+                return is_out(target_hp - damage, target_nonlethal)
+            return is_out(target_hp, target_nonlethal + damage)
 
         key = (probability(dealt, out), expectation(dealt), -CRIT_EFFECTS.index(effect))
         if best is None or key > best:
@@ -365,26 +402,22 @@ def deal_damage(
     target = state.fighters[target_seat]
     weapon = attack.weapon
     flat = damage_flat(state, attack)
-    count, sides = weapon.damage
-    multiplier = weapon.multiplier
-    faces: list[int] = []
+    crit_mode = state.options.crit_mode
+    count, sides = damage_dice(weapon, effect, crit_mode)
+    faces = [dice.roll(sides, "damage") for _ in range(count)]
+    rolled = damage_rolled(weapon, flat, effect, crit_mode, sum(faces))
     if effect == Action.CRIT_MAXIMUM:
-        rolled = maximum_damage(weapon, flat)
         formula = f"maximum {rolled}"
-    elif effect == Action.CRIT_MULTIPLY and state.options.crit_mode == "reroll":
-        faces = [dice.roll(sides, "damage") for _ in range(count * multiplier)]
-        rolled = _min_one(sum(faces) + flat * multiplier)
-        formula = f"{count * multiplier}d{sides}{flat * multiplier:+d} {faces} = {rolled}"
+    elif effect == Action.CRIT_MULTIPLY and crit_mode != "reroll":  # one roll, multiplied
+        multiplier = weapon.multiplier
+        once = rolled // multiplier
+        formula = f"{count}d{sides}{flat:+d} {faces} = {once}, x{multiplier} = {rolled}"
     else:
-        faces = [dice.roll(sides, "damage") for _ in range(count)]
-        rolled = _min_one(sum(faces) + flat)
-        formula = f"{count}d{sides}{flat:+d} {faces} = {rolled}"
-        if effect == Action.CRIT_MULTIPLY:
-            rolled *= multiplier
-            formula += f", x{multiplier} = {rolled}"
-    lethal = weapon.lethal or effect == Action.CRIT_LETHAL
+        bonus = flat * weapon.multiplier if effect == Action.CRIT_MULTIPLY else flat
+        formula = f"{count}d{sides}{bonus:+d} {faces} = {rolled}"
+    lethal = is_lethal(weapon, effect)
     rd = 0 if ignore_rd or effect == Action.CRIT_IGNORE_RD else target.character.rd
-    dealt = max(0, rolled - rd)  # §7 step 5: RD may bring damage to 0
+    dealt = damage_dealt(rolled, rd)
     if lethal:
         target.hp -= dealt
     else:

@@ -111,6 +111,11 @@ class Budget:
         return not (self.standard or self.move or self.can_step)
 
 
+def is_out(hp: int, nonlethal: int) -> bool:
+    """Down (hp <= 0) or knocked out (nonlethal >= hp), digest §9."""
+    return hp <= 0 or nonlethal >= hp
+
+
 @dataclass
 class Fighter:
     character: Character
@@ -148,8 +153,7 @@ class Fighter:
 
     @property
     def out(self) -> bool:
-        """Down (hp <= 0) or knocked out (nonlethal >= hp), digest §9."""
-        return self.hp <= 0 or self.nonlethal >= self.hp
+        return is_out(self.hp, self.nonlethal)
 
     @property
     def flat_footed(self) -> bool:
