@@ -18,8 +18,8 @@ from duelo.envs.esgrima.duel import CARD_FIELDS, REPOSITION, DuelAction
 from duelo.envs.esgrima.duel import OBSERVATION_SPEC as DUEL_SPEC
 from duelo.envs.esgrima.mechanics import Card
 from duelo.envs.esgrima.odds import effect_chances
-from duelo.envs.esgrima.skirmish import OBSERVATION_SPEC as SKIRMISH_SPEC
-from duelo.envs.esgrima.skirmish import SkirmishAction as A
+from duelo.envs.esgrima.skirmish_observation import OBSERVATION_SPEC as SKIRMISH_SPEC
+from duelo.envs.esgrima.skirmish_state import SkirmishAction as A
 
 
 def _held(read: FieldReader, who: str) -> tuple[bool, bool]:

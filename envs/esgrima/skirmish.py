@@ -4,31 +4,21 @@ Armas arrojadizas improvisadas, Tipos de armaduras; digest §4-§9).
 
 Two Actions a turn, one decision each; zones on a line stand for the Adjacent /
 Near / Far bands (digest §6 zone model); terrain objects give cover, hiding and
-one-use tricks.
+one-use tricks. The actions and state live in `skirmish_state.py`, what a
+combatant sees in `skirmish_observation.py`; this module holds the rules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import Any
 
 import numpy as np
 
 from duelo.envs.core.dice import Dice
-from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid
-from duelo.envs.core.record import DuelRecord, Outcome
+from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import SEATS, seat_names
-from duelo.envs.esgrima.mechanics import (
-    ARMOUR_FIELDS,
-    Body,
-    first_by_initiative,
-    roll_initiative,
-    roll_test,
-)
+from duelo.envs.esgrima.mechanics import Body, first_by_initiative, roll_initiative, roll_test
 from duelo.envs.esgrima.setup import (
-    MAX_OBJECTS,
-    MAX_ZONES,
     Armour,
     Catalog,
     Character,
@@ -40,64 +30,25 @@ from duelo.envs.esgrima.setup import (
     load_catalog,
     options_from,
 )
+from duelo.envs.esgrima.skirmish_observation import OBSERVATION_SPEC, observe
+from duelo.envs.esgrima.skirmish_state import (
+    ACTIONS_PER_TURN,
+    ATTACKS,
+    BANDS,
+    INTERACTIONS,
+    MOVES,
+    QUIET,
+    UNSUPPRESSED,
+    Combatant,
+    Held,
+    SkirmishAction,
+    SkirmishState,
+    band,
+    reach,
+)
 
-ACTIONS_PER_TURN = 2
-"""Seed (Acciones en combate): each turn, 2 Actions."""
-_LIGHT, _HEAVY = Armour.LIGHT, Armour.HEAVY  # bound once: read on every mask and observation
+_HEAVY = Armour.HEAVY  # bound once: read on every mask
 _LIGHT_MELEE = WeaponClass.LIGHT_MELEE
-
-
-class SkirmishAction(IntEnum):
-    """One Action (digest §12 skirmish table)."""
-
-    MOVE_TOWARD = 0
-    MOVE_AWAY = 1
-    RELOCATE_NEAR = 2
-    MELEE_ATTACK = 3
-    SHOT = 4
-    THROW_WEAPON = 5
-    EVADE = 6
-    DRAW_WEAPON = 7
-    RELOAD = 8
-    FOCALIZAR = 9
-    LOCATE = 10
-    SUPPRESSIVE_FIRE = 11
-    TAKE_COVER = 12
-    HIDE = 13
-    INTERACT_EDGE = 14
-    INTERACT_AREA = 15
-    CANCEL_EDGE = 16
-    PASS = 17
-    SURRENDER = 18
-    DELAY = 19
-    INTERACT_BLOCK = 20
-
-
-MOVES = (SkirmishAction.MOVE_TOWARD, SkirmishAction.MOVE_AWAY, SkirmishAction.RELOCATE_NEAR)
-INTERACTIONS = (
-    SkirmishAction.INTERACT_EDGE,
-    SkirmishAction.INTERACT_AREA,
-    SkirmishAction.INTERACT_BLOCK,
-)
-ATTACKS = (SkirmishAction.MELEE_ATTACK, SkirmishAction.SHOT, SkirmishAction.THROW_WEAPON)
-QUIET = frozenset(
-    {
-        SkirmishAction.EVADE,
-        SkirmishAction.DRAW_WEAPON,
-        SkirmishAction.RELOAD,
-        SkirmishAction.FOCALIZAR,
-        SkirmishAction.LOCATE,
-        SkirmishAction.TAKE_COVER,
-        SkirmishAction.HIDE,
-        SkirmishAction.PASS,
-    }
-)
-"""Actions that do not draw attention, so a hidden combatant stays hidden (ASSUMPTION:
-the seed names Move, Attack and Spell, and 'any other attention-drawing Action')."""
-UNSUPPRESSED = frozenset({SkirmishAction.HIDE, SkirmishAction.TAKE_COVER})
-"""Inside a suppressed zone, these (and leaving it) draw no shot (seed: Fuego de supresión)."""
-BANDS = ("adjacent", "near", "far")
-
 
 DELAY_EPSILON = 0.01
 """§10 #10: a delayer's score sits just below the combatant it waits for."""
@@ -106,148 +57,6 @@ DELAY_EPSILON = 0.01
 def _open(state: SkirmishState, start: int, end: int) -> bool:
     """Whether a one-zone move from `start` to `end` crosses no blocked boundary."""
     return min(start, end) not in state.blocked
-
-
-def band(distance: int) -> int:
-    """0 Adjacent (same zone), 1 Near (next zone), 2 Far (digest §6 zone model)."""
-    return min(distance, 2)
-
-
-def reach(weapon: Weapon, distance: int, thrown: bool = False) -> int | None:
-    """None if out of reach, else the Advantage modifier of the band (seed: Tipos de armas).
-
-    A thrown light melee weapon counts as light ranged (seed: Armas arrojadizas improvisadas).
-    """
-    cls = "light_ranged" if thrown else weapon.cls
-    b = band(distance)
-    table = {
-        "light_melee": {0: 0},
-        "heavy_melee": {0: 0, 1: -1},
-        "light_ranged": {0: -1, 1: 0, 2: 0},
-        "heavy_ranged": {1: 0, 2: 0},
-    }[cls]
-    return table.get(b)
-
-
-@dataclass
-class Held:
-    weapon: Weapon
-    loaded: bool = True
-    lost: bool = False
-
-
-@dataclass
-class Combatant:
-    character: Character
-    name: str
-    body: Body
-    zone: int
-    weapons: list[Held]
-    in_hand: int | None = 0
-    initiative: float = 0.0
-    reload_pending: bool = False
-    foco_next: bool = False
-    evading: bool = False
-    hidden: bool = False
-    in_cover: bool = False
-    suppressing: int | None = None
-    edge: bool = False
-    """An Interact edge against the opponent is active."""
-    used_projectiles: bool = False
-
-    @property
-    def held(self) -> Held | None:
-        return None if self.in_hand is None else self.weapons[self.in_hand]
-
-
-@dataclass
-class SkirmishState(DuelRecord):
-    layout: Layout
-    options: EsgrimaOptions
-    fighters: list[Combatant]
-    spent: list[bool]
-    blocked: set[int] = field(default_factory=set)
-    """Closed zone boundaries: boundary b lies between zones b and b + 1."""
-    delayed_round: int = -1
-    order: list[int] = field(default_factory=lambda: [0, 1])
-    turn_index: int = 0
-    current: int | None = None
-    actions_left: int = 0
-
-    def distance(self) -> int:
-        return abs(self.fighters[0].zone - self.fighters[1].zone)
-
-
-WEAPON_FIELDS = (
-    "light_melee",
-    "heavy_melee",
-    "light_ranged",
-    "heavy_ranged",
-    "loaded",
-    "reload_pending",
-    "to_draw",
-    "lost",
-)
-"""The entries of one side's `weapon` row."""
-FLAGS = ("foco", "evading", "hidden", "in_cover", "suppressing", "edge", "used_projectiles")
-"""The entries of one side's `flags` row."""
-OBJECT_FIELDS = ("present", "zone", "cover", "hide", "interact", "spent")
-"""The entries of one terrain-object slot."""
-
-OBSERVATION_SPEC = ObservationSpec(
-    (
-        ObsKey("initiative", "initiative scores [self, opponent]", 0, 999, (2,), SIDES),
-        ObsKey("hp", "PG left [self, opponent]", 0, 10, (2,), SIDES),
-        ObsKey("hp_max", "maximum PG [self, opponent]", 0, 10, (2,), SIDES),
-        ObsKey("range", "distance in zones (0 Adjacent, 1 Near, 2+ Far)", 0, 9),
-        ObsKey("band", "one-hot: Adjacent, Near, Far", 0, 1, (3,), ("adjacent", "near", "far")),
-        ObsKey(
-            "zones", "zone of [self, opponent] (a hidden opponent's zone too)", 0, 9, (2,), SIDES
-        ),
-        ObsKey("turn", "own turn; Actions left in it", 0, 2, (2,), ("own_turn", "actions_left")),
-        ObsKey("armour", "light, heavy, points left [self, opponent]", 0, 5, (2, 3), ARMOUR_FIELDS),
-        ObsKey(
-            "weapon",
-            "in hand: light melee, heavy melee, light ranged, heavy ranged, loaded, reload "
-            "pending; weapons left to draw; weapons lost [self, opponent]",
-            0,
-            3,
-            (2, 8),
-            grid(SIDES, WEAPON_FIELDS),
-        ),
-        ObsKey(
-            "flags",
-            "Foco for the next Action, evading, hidden, in cover, suppressing, edge active, "
-            "used projectiles [self, opponent]",
-            0,
-            1,
-            (2, 7),
-            grid(SIDES, FLAGS),
-        ),
-        ObsKey(
-            "objects",
-            "per terrain object slot: present, zone, cover, hide, interact, spent",
-            0,
-            9,
-            (MAX_OBJECTS, 6),
-            grid([f"slot{i}" for i in range(MAX_OBJECTS)], OBJECT_FIELDS),
-        ),
-        ObsKey("round", "current round", 0, 999),
-        ObsKey(
-            "blocked",
-            "closed zone boundaries (boundary b between zones b and b+1)",
-            0,
-            1,
-            (MAX_ZONES - 1,),
-            tuple(f"boundary{b}" for b in range(MAX_ZONES - 1)),
-        ),
-    )
-)
-CLASSES = ("light_melee", "heavy_melee", "light_ranged", "heavy_ranged")
-NO_OBJECT = [0] * 6
-"""An empty terrain-object slot of the observation."""
-BOUNDARIES = range(MAX_ZONES - 1)
-"""Zone boundaries the observation reports as blocked or not."""
 
 
 class EsgrimaSkirmishRuleset:
@@ -407,68 +216,7 @@ class EsgrimaSkirmishRuleset:
                 self._end_turn(state, dice)
 
     def observe(self, state: SkirmishState, seat: int) -> np.ndarray:
-        """The observation of `seat` (digest §12), in the order of OBSERVATION_SPEC (a hot
-        path: no comprehension where a few terms do)."""
-        me, them = state.fighters[seat], state.fighters[1 - seat]
-        distance = state.distance()
-        distance_band = band(distance)
-        acting = state.result is None and state.current == seat
-        values: list[float] = [
-            me.initiative,
-            them.initiative,
-            me.body.pg,
-            them.body.pg,
-            me.body.pg_max,
-            them.body.pg_max,
-            distance,
-            distance_band == 0,
-            distance_band == 1,
-            distance_band == 2,
-            me.zone,
-            them.zone,
-            acting,
-            state.actions_left if acting else 0,
-        ]
-        for f in (me, them):
-            armour = f.body.armour
-            values += [armour == _LIGHT, armour == _HEAVY, f.body.armour_pts]
-        for f in (me, them):
-            held = f.held
-            cls = held.weapon.cls if held is not None else None
-            kept = lost = 0
-            for h in f.weapons:
-                if h.lost:
-                    lost += 1
-                else:
-                    kept += 1
-            values += [
-                cls == CLASSES[0],
-                cls == CLASSES[1],
-                cls == CLASSES[2],
-                cls == CLASSES[3],
-                held is not None and held.loaded,
-                f.reload_pending,
-                kept - (held is not None),
-                lost,
-            ]
-        for f in (me, them):
-            values += [
-                f.foco_next,
-                f.evading,
-                f.hidden,
-                f.in_cover,
-                f.suppressing is not None,
-                f.edge,
-                f.used_projectiles,
-            ]
-        objects = state.layout.objects
-        for slot, o in enumerate(objects):
-            values += [1, o.zone, o.cover, o.hide, o.interact, state.spent[slot]]
-        values += NO_OBJECT * (MAX_OBJECTS - len(objects))
-        values.append(min(state.round, 999))
-        blocked = state.blocked
-        values += [boundary in blocked for boundary in BOUNDARIES]
-        return OBSERVATION_SPEC.pack(values)
+        return observe(state, seat)
 
     # --- rounds and turns ---------------------------------------------------------
 

@@ -96,6 +96,12 @@ _QUICK_DRAW = Feat.QUICK_DRAW
 _FREE, _MOVE, _STANDARD, _FULL = Cost.FREE, Cost.MOVE, Cost.STANDARD, Cost.FULL
 _TURN_ACTIONS = Action.SURRENDER + 1
 """The turn actions END_TURN..SURRENDER come first in `Action`, then the decision phases'."""
+_COSTS = [COST[Action(action)] for action in range(_TURN_ACTIONS)]
+"""The cost table as a list in `Action` order."""
+_QUICK_DRAW_COSTS = [
+    _FREE if action in (_DRAW_PRIMARY, _DRAW_SECONDARY) else cost
+    for action, cost in enumerate(_COSTS)
+]
 _HONOUR_ACTIONS = [Action.SETTLE, Action.INSIST]
 
 RUN_MULTIPLIER = 4
@@ -454,13 +460,29 @@ class InfiernoRuleset:
 
     # --- the acting seat's turn -------------------------------------------------
 
-    def _cost(self, fighter: Fighter, action: Action) -> Cost:
-        if action == _DRAW_PRIMARY or action == _DRAW_SECONDARY:
-            if self.options.quick_draw_free and Feat.QUICK_DRAW in fighter.character.feats:
-                return Cost.FREE  # seed: Quick Draw is not a move action (§4 step 9)
-        if action == _PRONE_TOGGLE and fighter.prone:
-            return Cost.MOVE  # standing up is a move action (§5)
-        return COST[action]
+    def _costs(self, fighter: Fighter) -> list[Cost]:
+        """What each turn action costs this fighter now, in `Action` order: the cost
+        table, with Quick Draw's free draw and standing up as a move."""
+        if self.options.quick_draw_free and _QUICK_DRAW in fighter.character.feats:
+            costs = _QUICK_DRAW_COSTS  # seed: Quick Draw is not a move action (§4 step 9)
+        else:
+            costs = _COSTS
+        if fighter.prone:
+            costs = costs.copy()
+            costs[_PRONE_TOGGLE] = _MOVE  # standing up is a move action (§5)
+        return costs
+
+    @staticmethod
+    def _payable(budget: Budget, costs: list[Cost]) -> list[bool]:
+        """Which turn actions the turn's budget can still pay, in `Action` order (§4 step
+        7): a move may be paid with the standard action, a free action once a turn."""
+        standard = budget.standard
+        can = (True, False, budget.move or standard, standard, budget.full_round)
+        free_used = budget.free_used
+        return [
+            action not in free_used if cost == _FREE else can[cost]
+            for action, cost in enumerate(costs)
+        ]
 
     @staticmethod
     def _spend(budget: Budget, cost: Cost, action: Action) -> None:
@@ -486,9 +508,8 @@ class InfiernoRuleset:
         return weapon.category == Category.MELEE and state.distance == 1
 
     def _turn_mask(self, state: DuelState, seat: int, mask: np.ndarray) -> None:
-        """The turn actions' mask, in `Action` order (a hot path: flags computed once, and
-        what `_cost` would charge read inline). A move action may be paid with the
-        standard action; a free action is affordable once a turn (§4)."""
+        """The turn actions' mask, in `Action` order: what the budget can pay for
+        (`_payable`) and what the situation allows (a hot path: flags computed once)."""
         fighter = state.fighters[seat]
         budget = state.budget
         distance = state.distance
@@ -504,70 +525,59 @@ class InfiernoRuleset:
             elif place == _OFF_HAND:
                 off = item
                 used_hands += item.weapon.hands
-        standard = budget.standard
-        move = budget.move or standard  # a move may replace the standard action
-        full = budget.full_round
         adjacent = distance == 1
         prone = fighter.prone
-        walk = move and not prone and not budget.stepped  # §4: no move after a step
+        walk = not prone and not budget.stepped  # §4: no move after a step
         step = budget.can_step
         free_hands = max(0, 2 - used_hands)
-        quick_draw = options.quick_draw_free and _QUICK_DRAW in fighter.character.feats
         draws = []
-        for action, slot in ((_DRAW_PRIMARY, 0), (_DRAW_SECONDARY, 1)):
+        for slot in (0, 1):
             item = carried[slot] if slot < len(carried) else None
             draws.append(
-                item is not None
-                and item.place == _HOLSTERED
-                and free_hands >= item.weapon.hands
-                # §4 step 9: free with Quick Draw (once a turn), else a move action
-                and (action not in budget.free_used if quick_draw else move)
+                item is not None and item.place == _HOLSTERED and free_hands >= item.weapon.hands
             )
         main_weapon = main.weapon if main is not None else None
         main_strikes = main is not None and self._can_strike(state, main)
         in_hand = [item for item in (main, off) if item is not None]
         round_phase = state.phase == _ROUND
-        mask[:_TURN_ACTIONS] = [
+        allowed = [
             True,  # END_TURN
-            standard and main_strikes,  # ATTACK_MAIN
-            standard and adjacent,  # ATTACK_UNARMED
-            standard  # PISTOL_WHIP
-            and adjacent
+            main_strikes,  # ATTACK_MAIN
+            adjacent,  # ATTACK_UNARMED
+            adjacent  # PISTOL_WHIP
             and main_weapon is not None
             and main_weapon.melee_profile is not None,
-            standard  # THROW_MAIN; §8.7: no thrown attacks while prone
-            and main_weapon is not None
+            main_weapon is not None  # THROW_MAIN; §8.7: no thrown attacks while prone
             and main_weapon.throwable
             and distance <= main_weapon.max_range
             and not prone,
-            full  # TWO_WEAPON_ATTACK
-            and main_strikes
+            main_strikes  # TWO_WEAPON_ATTACK
             and off is not None
             and main_weapon.hands == 1
             and self._can_strike(state, off),
             draws[0],  # DRAW_PRIMARY
             draws[1],  # DRAW_SECONDARY
-            move and main is not None,  # HOLSTER_MAIN
+            main is not None,  # HOLSTER_MAIN
             walk and distance > 1,  # ADVANCE
             walk,  # RETREAT
             step and distance > 1,  # STEP_IN
             step and distance < options.arena,  # STEP_OUT
-            full and walk and distance > 1,  # RUN_IN
-            full and walk,  # RUN_OUT
-            move and fighter.cover_nearby and not fighter.cover and distance > 1,  # TAKE_COVER
-            standard and any(i.jammed for i in in_hand),  # CLEAR_JAM
-            full  # RELOAD
-            and options.track_ammo
+            walk and distance > 1,  # RUN_IN
+            walk,  # RUN_OUT
+            fighter.cover_nearby and not fighter.cover and distance > 1,  # TAKE_COVER
+            any(i.jammed for i in in_hand),  # CLEAR_JAM
+            options.track_ammo  # RELOAD
             and any(i.weapon.is_firearm and i.ammo < i.weapon.capacity for i in in_hand),
-            standard and adjacent,  # FEINT
-            options.allow_prone  # PRONE_TOGGLE: standing up is a move (§5), dropping free
-            and (move if prone else _PRONE_TOGGLE not in budget.free_used),
+            adjacent,  # FEINT
+            options.allow_prone,  # PRONE_TOGGLE
             round_phase  # DELAY
             and not budget.acted
             and state.turn_index == 0
             and state.delayed_round != state.round,
             round_phase,  # SURRENDER
         ]
+        payable = self._payable(budget, self._costs(fighter))
+        mask[:_TURN_ACTIONS] = [p and a for p, a in zip(payable, allowed, strict=True)]
 
     def _turn_action(self, state: DuelState, seat: int, action: Action, dice: Dice) -> None:
         fighter = state.fighters[seat]
@@ -582,7 +592,7 @@ class InfiernoRuleset:
             state.say(seat, "{} ends the turn", fighter.name)
             self._end_turn(state, dice)
             return
-        self._spend(budget, self._cost(fighter, action), action)
+        self._spend(budget, self._costs(fighter)[action], action)
         if action == _SURRENDER:
             state.say(seat, "{} SURRENDERS", fighter.name)
             self._finish(state, Outcome(1 - seat, f"{fighter.name} surrenders"))

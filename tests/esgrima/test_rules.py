@@ -16,8 +16,8 @@ from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.esgrima.duel import DuelAction
 from duelo.envs.esgrima.mechanics import Card
 from duelo.envs.esgrima.setup import TerrainObject, load_catalog
-from duelo.envs.esgrima.skirmish import SkirmishAction as A
-from duelo.envs.esgrima.skirmish import reach
+from duelo.envs.esgrima.skirmish_state import SkirmishAction as A
+from duelo.envs.esgrima.skirmish_state import reach
 from tests.esgrima.helpers import CATALOG, character, duel, layout, skirmish
 
 C = Card

@@ -10,7 +10,7 @@ from duelo.envs.core.dice import ScriptedDice
 from duelo.envs.esgrima.duel import REPOSITION, DuelAction
 from duelo.envs.esgrima.mechanics import Body, Card, d3, matchup, success_chance
 from duelo.envs.esgrima.setup import TerrainObject
-from duelo.envs.esgrima.skirmish import SkirmishAction as A
+from duelo.envs.esgrima.skirmish_state import SkirmishAction as A
 from tests.esgrima.helpers import character, duel, layout, skirmish
 
 C = Card
