@@ -3,7 +3,7 @@
 A brain is a folder of two files:
 
 - `manifest.json`: the format, the system, env id and version, the observation
-  schema (every key's shape and bounds), the action names, the network shape,
+  schema (every key's shape, bounds and entry names), the action names, the network shape,
   the training settings and the evaluation results;
 - `weights.npz`: the observation normaliser (`obs_mean`, `obs_var`) and the
   policy network's layers (`layer_K_weight`, `layer_K_bias`, then
@@ -45,9 +45,18 @@ class BrainError(ValueError):
 
 
 def observation_schema(spec: ObservationSpec) -> list[dict[str, Any]]:
-    """The manifest's description of an observation, compared on load."""
+    """The manifest's description of an observation, compared on load: each key's name,
+    shape, bounds and the names of its entries in flat order, so another program can
+    build the vector, and a brain is refused where an entry changed its meaning."""
     return [
-        {"name": k.name, "shape": list(k.shape), "low": k.low, "high": k.high} for k in spec.keys
+        {
+            "name": k.name,
+            "shape": list(k.shape),
+            "low": k.low,
+            "high": k.high,
+            "fields": list(k.fields),
+        }
+        for k in spec.keys
     ]
 
 

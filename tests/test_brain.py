@@ -80,6 +80,14 @@ def test_forward_pass_is_the_documented_formula(tmp_path: Path) -> None:
     assert chosen == max((Action.END_TURN, Action.RETREAT), key=lambda a: logits[a])
 
 
+def _rename_field(folder: Path, key: str, entry: int, name: str) -> None:
+    """A manifest whose observation puts another meaning at the same place and shape."""
+    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    schema = manifest["observation"]
+    next(k for k in schema if k["name"] == key)["fields"][entry] = name
+    edit_manifest(folder, observation=schema)
+
+
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
@@ -91,6 +99,7 @@ def test_forward_pass_is_the_documented_formula(tmp_path: Path) -> None:
         (lambda f: edit_manifest(f, env_version=7), "env version 7, but this duelo runs version"),
         (lambda f: edit_manifest(f, actions=["FIRE"]), "action names differ"),
         (lambda f: edit_manifest(f, observation=[]), "observation schema differs"),
+        (lambda f: _rename_field(f, "hp", 0, "mine"), "observation schema differs"),
         (lambda f: edit_manifest(f, network={"activation": "swish"}), "unknown activation"),
         (lambda f: (f / WEIGHTS).write_bytes(b"garbage"), "not a readable .npz"),
         (lambda f: (f / WEIGHTS).unlink(), "weights.npz: no such file"),
