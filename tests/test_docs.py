@@ -7,16 +7,9 @@ import re
 import pytest
 
 from duelo.envs.core.duel_env import DuelEnv
-from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
-from duelo.envs.esgrima.env import EsgrimaDuelEnv, EsgrimaEnv
-from duelo.envs.esgrima.skirmish import EsgrimaSkirmishRuleset
-from duelo.envs.infierno import InfiernoEnv, InfiernoRuleset
+from duelo.envs.systems import SYSTEMS
 
-ENVS = [
-    (InfiernoEnv, InfiernoRuleset),
-    (EsgrimaEnv, EsgrimaSkirmishRuleset),
-    (EsgrimaDuelEnv, EsgrimaDuelRuleset),
-]
+ENVS = [(system.env, system.ruleset) for system in SYSTEMS.values()]
 
 
 @pytest.mark.parametrize(("env", "ruleset"), ENVS)
