@@ -12,8 +12,15 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from duelo.agents.plans import first_legal
-from duelo.envs.core.observation import SIDES, FieldReader
-from duelo.envs.infierno.observation import LOADOUT, OBSERVATION_SPEC, PHASES
+from duelo.envs.core.observation import SIDES
+from duelo.envs.infierno.observation import (
+    LOADOUT,
+    OBSERVATION_SPEC,
+    PHASES,
+    STATS,
+    STATUS_FLAGS,
+    WEAPON_FEATURES,
+)
 from duelo.envs.infierno.odds import hit_chance
 from duelo.envs.infierno.state import Action, Phase
 
@@ -21,50 +28,75 @@ SELF, OPPONENT = 0, 1
 """Indexes of `SIDES`, the two sides an observation shows."""
 
 
-class InfiernoView(FieldReader):
-    """Named reads of one Infierno observation; `who` is SELF (0) or OPPONENT (1)."""
+def _entries(key: str, names: tuple[str, ...]) -> list[dict[str, int]]:
+    """Per side, where each named entry of `key` lies in the flat vector (read once)."""
+    index = OBSERVATION_SPEC.index
+    return [{name: index(key, f"{side}.{name}") for name in names} for side in SIDES]
 
-    __slots__ = ()
+
+_PHASES = [(OBSERVATION_SPEC.index("phase", phase.name.lower()), phase) for phase in PHASES]
+_PAIRS = {
+    key: [OBSERVATION_SPEC.index(key, side) for side in SIDES]
+    for key in ("hp", "hp_max", "nonlethal")
+}
+_STATUS = _entries("status", STATUS_FLAGS)
+_STATS = _entries("stats", STATS)
+_HANDS = {hand: _entries(hand, WEAPON_FEATURES) for hand in ("main_hand", "off_hand")}
+_LOADOUT_FIREARM = _entries("loadout", tuple(f"{slot}.firearm" for slot in LOADOUT))
+_RANGE = OBSERVATION_SPEC.index("range")
+_MOVE_LEFT = OBSERVATION_SPEC.index("budget", "move")
+
+
+class InfiernoView:
+    """Named reads of one Infierno observation; `who` is SELF (0) or OPPONENT (1).
+
+    The flat vector is read once as a Python list, at the indexes the observation
+    spec gives each named entry (looked up once, at import): an NPC reads a dozen
+    entries a decision, and list items cost far less than numpy scalars.
+    """
+
+    __slots__ = ("values",)
 
     def __init__(self, observation: Mapping[str, np.ndarray]) -> None:
-        super().__init__(OBSERVATION_SPEC, observation)
+        self.values: list[float] = OBSERVATION_SPEC.flatten(observation).tolist()
 
     @property
     def phase(self) -> Phase:
-        for phase in PHASES:  # the one-hot's set entry (argmax)
-            if self("phase", phase.name.lower()) == 1:
+        values = self.values
+        for index, phase in _PHASES:  # the one-hot's set entry (argmax)
+            if values[index] == 1:
                 return phase
         return PHASES[0]
 
     @property
     def distance(self) -> int:
-        return int(self("range"))
+        return int(self.values[_RANGE])
 
     def hp(self, who: int) -> float:
-        return self("hp", SIDES[who]) - self("nonlethal", SIDES[who])
+        return self.values[_PAIRS["hp"][who]] - self.values[_PAIRS["nonlethal"][who]]
 
     def hp_fraction(self, who: int) -> float:
-        return self.hp(who) / self("hp_max", SIDES[who])
+        return self.hp(who) / self.values[_PAIRS["hp_max"][who]]
 
     def flag(self, who: int, name: str) -> bool:
-        return bool(self("status", f"{SIDES[who]}.{name}"))
+        return bool(self.values[_STATUS[who][name]])
 
     def stat(self, who: int, name: str) -> int:
-        return int(self("stats", f"{SIDES[who]}.{name}"))
+        return int(self.values[_STATS[who][name]])
 
     def weapon(self, who: int, feature: str, hand: str = "main_hand") -> float:
-        return self(hand, f"{SIDES[who]}.{feature}")
+        return self.values[_HANDS[hand][who][feature]]
 
     def gunman(self, who: int) -> bool:
         """Holds a firearm, or has one to draw with empty hands."""
         if self.weapon(who, "present"):
             return bool(self.weapon(who, "firearm"))
-        return any(self("loadout", f"{SIDES[who]}.{slot}.firearm") for slot in LOADOUT)
+        return any(self.values[index] for index in _LOADOUT_FIREARM[who].values())
 
     @property
     def move_left(self) -> bool:
         """The turn's move action is unspent (the standard may still replace it)."""
-        return bool(self("budget", "move"))
+        return bool(self.values[_MOVE_LEFT])
 
     def threat(self, attacker: int) -> float:
         """Expected damage of one main-hand attack of `attacker` now (a rough read)."""

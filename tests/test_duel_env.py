@@ -14,7 +14,8 @@ from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.observation import ObservationSpec, ObsKey
 from duelo.envs.core.record import DuelRecord, Outcome
 from duelo.envs.core.ruleset import IllegalActionError
-from duelo.envs.infierno import Action, InfiernoEnv
+from duelo.envs.infierno import Action
+from duelo.envs.infierno.env import InfiernoEnv
 
 
 def play_to_end(env: gym.Env, seed: int) -> tuple[float, dict]:

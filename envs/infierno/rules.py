@@ -8,7 +8,9 @@ digest's sections (§n). The attack pipeline lives in `combat.py`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -96,12 +98,33 @@ _QUICK_DRAW = Feat.QUICK_DRAW
 _FREE, _MOVE, _STANDARD, _FULL = Cost.FREE, Cost.MOVE, Cost.STANDARD, Cost.FULL
 _TURN_ACTIONS = Action.SURRENDER + 1
 """The turn actions END_TURN..SURRENDER come first in `Action`, then the decision phases'."""
-_COSTS = [COST[Action(action)] for action in range(_TURN_ACTIONS)]
-"""The cost table as a list in `Action` order."""
-_QUICK_DRAW_COSTS = [
-    _FREE if action in (_DRAW_PRIMARY, _DRAW_SECONDARY) else cost
-    for action, cost in enumerate(_COSTS)
-]
+
+
+def _cost_list(quick_draw: bool, prone: bool) -> list[Cost]:
+    """The cost table in `Action` order, for a fighter with or without Quick Draw (its
+    draws are free, seed §4 step 9), standing or prone (standing up is a move, §5)."""
+    costs = [COST[Action(action)] for action in range(_TURN_ACTIONS)]
+    if quick_draw:
+        costs[_DRAW_PRIMARY] = costs[_DRAW_SECONDARY] = _FREE
+    if prone:
+        costs[_PRONE_TOGGLE] = _MOVE
+    return costs
+
+
+_COST_LISTS = [[_cost_list(quick, prone) for prone in (False, True)] for quick in (False, True)]
+"""`_cost_list(quick_draw, prone)`, made once: the mask reads it every decision."""
+
+
+@cache
+def _payable_now(
+    quick_draw: bool, prone: bool, standard: bool, move: bool, full: bool
+) -> tuple[bool, ...]:
+    """What a budget with these actions left can pay, before free actions already used
+    (a few dozen combinations, each worked out once: the mask asks every decision)."""
+    can = (True, True, move, standard, full)  # NONE, FREE (once a turn), MOVE, STANDARD, FULL
+    return tuple(can[cost] for cost in _COST_LISTS[quick_draw][prone])
+
+
 _HONOUR_ACTIONS = [Action.SETTLE, Action.INSIST]
 
 RUN_MULTIPLIER = 4
@@ -460,29 +483,24 @@ class InfiernoRuleset:
 
     # --- the acting seat's turn -------------------------------------------------
 
-    def _costs(self, fighter: Fighter) -> list[Cost]:
-        """What each turn action costs this fighter now, in `Action` order: the cost
-        table, with Quick Draw's free draw and standing up as a move."""
-        if self.options.quick_draw_free and _QUICK_DRAW in fighter.character.feats:
-            costs = _QUICK_DRAW_COSTS  # seed: Quick Draw is not a move action (§4 step 9)
-        else:
-            costs = _COSTS
-        if fighter.prone:
-            costs = costs.copy()
-            costs[_PRONE_TOGGLE] = _MOVE  # standing up is a move action (§5)
-        return costs
+    def _quick_draw(self, fighter: Fighter) -> bool:
+        """Drawing is free for this fighter (seed: Quick Draw is not a move action, §4 step 9)."""
+        return self.options.quick_draw_free and _QUICK_DRAW in fighter.character.feats
 
-    @staticmethod
-    def _payable(budget: Budget, costs: list[Cost]) -> list[bool]:
+    def _payable(self, budget: Budget, fighter: Fighter) -> Sequence[bool]:
         """Which turn actions the turn's budget can still pay, in `Action` order (§4 step
         7): a move may be paid with the standard action, a free action once a turn."""
-        standard = budget.standard
-        can = (True, False, budget.move or standard, standard, budget.full_round)
-        free_used = budget.free_used
-        return [
-            action not in free_used if cost == _FREE else can[cost]
-            for action, cost in enumerate(costs)
-        ]
+        quick_draw, prone, standard = self._quick_draw(fighter), fighter.prone, budget.standard
+        payable = _payable_now(
+            quick_draw, prone, standard, budget.move or standard, budget.full_round
+        )
+        if budget.free_used:
+            costs = _COST_LISTS[quick_draw][prone]
+            payable = list(payable)
+            for action in budget.free_used:
+                if costs[action] == _FREE:
+                    payable[action] = False
+        return payable
 
     @staticmethod
     def _spend(budget: Budget, cost: Cost, action: Action) -> None:
@@ -508,8 +526,9 @@ class InfiernoRuleset:
         return weapon.category == Category.MELEE and state.distance == 1
 
     def _turn_mask(self, state: DuelState, seat: int, mask: np.ndarray) -> None:
-        """The turn actions' mask, in `Action` order: what the budget can pay for
-        (`_payable`) and what the situation allows (a hot path: flags computed once)."""
+        """The turn actions' mask, in `Action` order (row i is action i): what the budget
+        can pay for (`_payable`), and then what the situation allows (a hot path: flags
+        computed once, costly checks only for what is paid for)."""
         fighter = state.fighters[seat]
         budget = state.budget
         distance = state.distance
@@ -540,44 +559,48 @@ class InfiernoRuleset:
         main_strikes = main is not None and self._can_strike(state, main)
         in_hand = [item for item in (main, off) if item is not None]
         round_phase = state.phase == _ROUND
-        allowed = [
-            True,  # END_TURN
-            main_strikes,  # ATTACK_MAIN
-            adjacent,  # ATTACK_UNARMED
-            adjacent  # PISTOL_WHIP
+        pay = self._payable(budget, fighter)  # then what the situation allows
+        mask[:_TURN_ACTIONS] = [
+            pay[0],  # END_TURN
+            pay[1] and main_strikes,  # ATTACK_MAIN
+            pay[2] and adjacent,  # ATTACK_UNARMED
+            pay[3]  # PISTOL_WHIP
+            and adjacent
             and main_weapon is not None
             and main_weapon.melee_profile is not None,
-            main_weapon is not None  # THROW_MAIN; §8.7: no thrown attacks while prone
+            pay[4]  # THROW_MAIN; §8.7: no thrown attacks while prone
+            and main_weapon is not None
             and main_weapon.throwable
             and distance <= main_weapon.max_range
             and not prone,
-            main_strikes  # TWO_WEAPON_ATTACK
+            pay[5]  # TWO_WEAPON_ATTACK
+            and main_strikes
             and off is not None
             and main_weapon.hands == 1
             and self._can_strike(state, off),
-            draws[0],  # DRAW_PRIMARY
-            draws[1],  # DRAW_SECONDARY
-            main is not None,  # HOLSTER_MAIN
-            walk and distance > 1,  # ADVANCE
-            walk,  # RETREAT
-            step and distance > 1,  # STEP_IN
-            step and distance < options.arena,  # STEP_OUT
-            walk and distance > 1,  # RUN_IN
-            walk,  # RUN_OUT
-            fighter.cover_nearby and not fighter.cover and distance > 1,  # TAKE_COVER
-            any(i.jammed for i in in_hand),  # CLEAR_JAM
-            options.track_ammo  # RELOAD
+            pay[6] and draws[0],  # DRAW_PRIMARY
+            pay[7] and draws[1],  # DRAW_SECONDARY
+            pay[8] and main is not None,  # HOLSTER_MAIN
+            pay[9] and walk and distance > 1,  # ADVANCE
+            pay[10] and walk,  # RETREAT
+            pay[11] and step and distance > 1,  # STEP_IN
+            pay[12] and step and distance < options.arena,  # STEP_OUT
+            pay[13] and walk and distance > 1,  # RUN_IN
+            pay[14] and walk,  # RUN_OUT
+            pay[15] and fighter.cover_nearby and not fighter.cover and distance > 1,  # TAKE_COVER
+            pay[16] and any(i.jammed for i in in_hand),  # CLEAR_JAM
+            pay[17]  # RELOAD
+            and options.track_ammo
             and any(i.weapon.is_firearm and i.ammo < i.weapon.capacity for i in in_hand),
-            adjacent,  # FEINT
-            options.allow_prone,  # PRONE_TOGGLE
-            round_phase  # DELAY
+            pay[18] and adjacent,  # FEINT
+            pay[19] and options.allow_prone,  # PRONE_TOGGLE
+            pay[20]  # DELAY
+            and round_phase
             and not budget.acted
             and state.turn_index == 0
             and state.delayed_round != state.round,
-            round_phase,  # SURRENDER
+            pay[21] and round_phase,  # SURRENDER
         ]
-        payable = self._payable(budget, self._costs(fighter))
-        mask[:_TURN_ACTIONS] = [p and a for p, a in zip(payable, allowed, strict=True)]
 
     def _turn_action(self, state: DuelState, seat: int, action: Action, dice: Dice) -> None:
         fighter = state.fighters[seat]
@@ -592,7 +615,8 @@ class InfiernoRuleset:
             state.say(seat, "{} ends the turn", fighter.name)
             self._end_turn(state, dice)
             return
-        self._spend(budget, self._costs(fighter)[action], action)
+        cost = _COST_LISTS[self._quick_draw(fighter)][fighter.prone][action]
+        self._spend(budget, cost, action)
         if action == _SURRENDER:
             state.say(seat, "{} SURRENDERS", fighter.name)
             self._finish(state, Outcome(1 - seat, f"{fighter.name} surrenders"))
