@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from duelo.agents.plans import first_legal
-from duelo.envs.core.observation import FieldReader
+from duelo.envs.core.observation import SIDES, FieldReader
 from duelo.envs.esgrima.duel import CARD_FIELDS, REPOSITION, DuelAction
 from duelo.envs.esgrima.duel import OBSERVATION_SPEC as DUEL_SPEC
 from duelo.envs.esgrima.mechanics import Card
@@ -21,12 +21,20 @@ from duelo.envs.esgrima.odds import effect_chances
 from duelo.envs.esgrima.skirmish_observation import OBSERVATION_SPEC as SKIRMISH_SPEC
 from duelo.envs.esgrima.skirmish_state import SkirmishAction as A
 
+_IN_HAND = {
+    who: tuple(
+        f"{who}.{cls}" for cls in ("light_melee", "heavy_melee", "light_ranged", "heavy_ranged")
+    )
+    for who in SIDES
+}
+"""The `weapon` fields of the class in hand, per side."""
+
 
 def _held(read: FieldReader, who: str) -> tuple[bool, bool]:
     """(holds a melee weapon, holds a ranged weapon); `who` is "self" or "opponent"."""
-    return bool(read("weapon", f"{who}.light_melee") or read("weapon", f"{who}.heavy_melee")), bool(
-        read("weapon", f"{who}.light_ranged") or read("weapon", f"{who}.heavy_ranged")
-    )
+    light_melee, heavy_melee, light_ranged, heavy_ranged = _IN_HAND[who]
+    melee = read("weapon", light_melee) or read("weapon", heavy_melee)
+    return bool(melee), bool(read("weapon", light_ranged) or read("weapon", heavy_ranged))
 
 
 class AggressiveSkirmisher:
@@ -125,6 +133,7 @@ REVEALED_REPOSITION = len(Card)
 """The revealed commit that is a Reposition, after the six cards."""
 REVEALED = [name for name in CARD_FIELDS if name.startswith("revealed.")]
 """The `cards` fields of the opponent's commit: six cards, Reposition, not revealed."""
+_REVEALED_AT = [DUEL_SPEC.index("cards", name) for name in REVEALED]
 EXPECTED_1D3 = 2.0
 FOCO_VALUE = 0.5
 """What holding Foco is worth, in PG, to the expert's evaluation (a tuning constant)."""
@@ -203,7 +212,7 @@ class ExpertFencer:
         self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
     ) -> int:
         read = DUEL_SPEC.read(observation)
-        revealed = next(i for i, name in enumerate(REVEALED) if read("cards", name))
+        revealed = next(i for i, at in enumerate(_REVEALED_AT) if read.values[at])
         values = self._values(
             revealed,
             bool(read("foco")),

@@ -115,15 +115,17 @@ class FieldReader:
     entries a decision, and list items cost far less than numpy scalars.
     """
 
-    __slots__ = ("values", "_spec")
+    __slots__ = ("values", "_spec", "_entries")
 
     def __init__(self, spec: ObservationSpec, observation: Mapping[str, np.ndarray]) -> None:
         self.values: list[float] = spec.flatten(observation).tolist()
         self._spec = spec
+        self._entries = spec.entries
 
     def __call__(self, key: str, field: str | None = None) -> float:
         """Entry `field` of `key` (or the key itself, when it has one entry)."""
-        return self.values[self._spec.index(key, field)]
+        at = self._entries.get((key, field))
+        return self.values[self._spec.index(key, field) if at is None else at]
 
 
 class ObservationSpec:
@@ -151,11 +153,12 @@ class ObservationSpec:
         """`struct`'s layout of the vector (struct caches it compiled; a Struct cannot pickle)."""
         self.low = np.concatenate([np.full(k.size, k.low, np.float32) for k in keys])
         self.high = np.concatenate([np.full(k.size, k.high, np.float32) for k in keys])
-        self._index = {
+        self.entries: dict[tuple[str, str | None], int] = {
             (key.name, name): self._offsets[key.name][0] + i
             for key in keys
-            for i, name in enumerate(key.fields)
+            for i, name in enumerate(key.fields or (None,))
         }
+        """(key, field name) -> index in the flat vector; a single-entry key's field is None."""
 
     def pack(self, values: list[float]) -> np.ndarray:
         """One new float32 vector of `values`, in declaration order.
@@ -207,15 +210,15 @@ class ObservationSpec:
     def index(self, key: str, field: str | None = None) -> int:
         """Where one entry lies in the flat view: field `field` of key `key`, or the
         key itself when it has a single entry."""
+        at = self.entries.get((key, field))
+        if at is not None:
+            return at
+        if key not in self._offsets:
+            raise KeyError(f"no observation key {key!r}")
         if field is None:
             start, stop = self._offsets[key]
-            if stop - start != 1:
-                raise KeyError(f"observation key {key!r} has {stop - start} entries: name a field")
-            return start
-        try:
-            return self._index[key, field]
-        except KeyError:
-            raise KeyError(f"observation key {key!r} has no field {field!r}") from None
+            raise KeyError(f"observation key {key!r} has {stop - start} entries: name a field")
+        raise KeyError(f"observation key {key!r} has no field {field!r}")
 
     def field_names(self) -> list[str]:
         """Every entry of the flat view, named `key` or `key[field]`, in flat order

@@ -109,7 +109,8 @@ class EsgrimaDuelState(DuelRecord):
 
 
 NOT_REVEALED = len(Card) + 1
-_FIRST, _SECOND = DuelPhase  # bound once: Python 3.11 looks members up slowly
+_FIRST, _SECOND = DuelPhase
+_LIGHT, _HEAVY = Armour.LIGHT, Armour.HEAVY  # bound once: Python 3.11 looks members up slowly
 
 
 def _counts(cards: list[Card]) -> list[int]:
@@ -279,7 +280,7 @@ class EsgrimaDuelRuleset:
             0,
         ]
         for body in (me.body, them.body):
-            values += [body.armour == Armour.LIGHT, body.armour == Armour.HEAVY, body.armour_pts]
+            values += [body.armour == _LIGHT, body.armour == _HEAVY, body.armour_pts]
         values.append(state.foco == seat)
         deciding = self.to_act(state) == seat
         values += [deciding and state.phase == _FIRST, deciding and state.phase == _SECOND]

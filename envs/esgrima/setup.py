@@ -65,6 +65,9 @@ RATINGS = (
     "suerte",
 )
 """The attribute and save ratings the rules roll against (digest §2, §10 #3)."""
+MELEE_CLASSES = frozenset({WeaponClass.LIGHT_MELEE, WeaponClass.HEAVY_MELEE})
+HEAVY_CLASSES = frozenset({WeaponClass.HEAVY_MELEE, WeaponClass.HEAVY_RANGED})
+"""Seed (Tipos de armas): heavy weapons deal 2 PG, light ones 1."""
 ARMOUR_POINTS = {Armour.NONE: 0, Armour.LIGHT: 3, Armour.HEAVY: 5}
 """Seed (Tipos de armaduras): light armour 3 points, heavy 5."""
 
@@ -79,11 +82,11 @@ class Weapon:
 
     @property
     def melee(self) -> bool:
-        return self.cls in (WeaponClass.LIGHT_MELEE, WeaponClass.HEAVY_MELEE)
+        return self.cls in MELEE_CLASSES
 
     @property
     def heavy(self) -> bool:
-        return self.cls in (WeaponClass.HEAVY_MELEE, WeaponClass.HEAVY_RANGED)
+        return self.cls in HEAVY_CLASSES
 
     @property
     def damage(self) -> int:

@@ -215,8 +215,7 @@ class EsgrimaSkirmishRuleset:
             if state.actions_left == 0:
                 self._end_turn(state, dice)
 
-    def observe(self, state: SkirmishState, seat: int) -> np.ndarray:
-        return observe(state, seat)
+    observe = staticmethod(observe)
 
     # --- rounds and turns ---------------------------------------------------------
 
