@@ -262,6 +262,8 @@ class InfiernoRuleset:
             carried=carried,
             hp=character.hp_max,
             cover_nearby=self.scenario.cover_nearby[seat],
+            # seed: Quick Draw is not a move action (§4 step 9), unless the GM rules otherwise
+            draws_free=self.options.quick_draw_free and _QUICK_DRAW in character.feats,
         )
 
     def _roll_distance(self, dice: Dice) -> int:
@@ -483,19 +485,16 @@ class InfiernoRuleset:
 
     # --- the acting seat's turn -------------------------------------------------
 
-    def _quick_draw(self, fighter: Fighter) -> bool:
-        """Drawing is free for this fighter (seed: Quick Draw is not a move action, §4 step 9)."""
-        return self.options.quick_draw_free and _QUICK_DRAW in fighter.character.feats
-
-    def _payable(self, budget: Budget, fighter: Fighter) -> Sequence[bool]:
+    @staticmethod
+    def _payable(budget: Budget, fighter: Fighter) -> Sequence[bool]:
         """Which turn actions the turn's budget can still pay, in `Action` order (§4 step
         7): a move may be paid with the standard action, a free action once a turn."""
-        quick_draw, prone, standard = self._quick_draw(fighter), fighter.prone, budget.standard
+        standard = budget.standard
         payable = _payable_now(
-            quick_draw, prone, standard, budget.move or standard, budget.full_round
+            fighter.draws_free, fighter.prone, standard, budget.move or standard, budget.full_round
         )
         if budget.free_used:
-            costs = _COST_LISTS[quick_draw][prone]
+            costs = _COST_LISTS[fighter.draws_free][fighter.prone]
             payable = list(payable)
             for action in budget.free_used:
                 if costs[action] == _FREE:
@@ -615,7 +614,7 @@ class InfiernoRuleset:
             state.say(seat, "{} ends the turn", fighter.name)
             self._end_turn(state, dice)
             return
-        cost = _COST_LISTS[self._quick_draw(fighter)][fighter.prone][action]
+        cost = _COST_LISTS[fighter.draws_free][fighter.prone][action]
         self._spend(budget, cost, action)
         if action == _SURRENDER:
             state.say(seat, "{} SURRENDERS", fighter.name)

@@ -124,6 +124,8 @@ class Fighter:
     carried: list[Carried]
     hp: int
     cover_nearby: bool
+    draws_free: bool = False
+    """Drawing costs it no move action (Quick Draw, §4 step 9)."""
     nonlethal: int = 0
     sequels: int = 0
     initiative: float | None = None
