@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -100,16 +100,51 @@ class NumpyBrain:
 
     def act(
         self,
-        observation: dict[str, np.ndarray] | np.ndarray,
+        observation: Mapping[str, np.ndarray] | np.ndarray,
         action_mask: np.ndarray,
         rng: np.random.Generator,
     ) -> int:
-        flat = (
-            observation if isinstance(observation, np.ndarray) else self.spec.flatten(observation)
-        )
+        """The legal action of highest logit. A flat vector or a Dict of the spec's keys is
+        read; anything else, or a mask with no legal action, is a `BrainError` naming
+        what was expected."""
+        flat = self._flat(observation)
+        mask = np.asarray(action_mask, dtype=bool)
+        actions = len(self.head[1])
+        if mask.shape != (actions,):
+            raise BrainError(
+                f"brain {self.name}: action mask of shape {mask.shape}, expected ({actions},)"
+            )
         logits = self.logits(flat)
-        logits[~action_mask] = -np.inf
-        return int(logits.argmax())
+        logits[~mask] = -np.inf
+        best = int(logits.argmax())
+        if not mask[best]:
+            raise BrainError(f"brain {self.name}: the action mask allows no action")
+        return best
+
+    def _flat(self, observation: Mapping[str, np.ndarray] | np.ndarray) -> np.ndarray:
+        """The flat observation vector, checked against the spec (shape and a real dtype)."""
+        expected = (
+            f"a float vector of shape ({self.spec.size},) or a Dict of the {self.system} keys"
+        )
+        if isinstance(observation, np.ndarray):
+            flat = observation
+        elif isinstance(observation, Mapping):
+            try:
+                flat = self.spec.flatten(observation)
+            except (KeyError, ValueError, TypeError, AttributeError) as error:
+                raise BrainError(
+                    f"brain {self.name}: observation is not {expected}: {error}"
+                ) from None
+        else:
+            raise BrainError(
+                f"brain {self.name}: observation is a {type(observation).__name__}, not {expected}"
+            )
+        if flat.shape != (self.spec.size,) or flat.dtype.kind not in "fiub":
+            raise BrainError(
+                f"brain {self.name}: observation of shape {flat.shape} and dtype {flat.dtype}, "
+                f"expected {expected}"
+            )
+        return flat
 
 
 def shipped_brains(system: str) -> list[str]:
@@ -123,10 +158,13 @@ def shipped_brains(system: str) -> list[str]:
 
 
 def brain_folder(reference: str | Path) -> Path:
-    """A folder path as given, or else the shipped brain of that name."""
-    folder = Path(reference)
-    shipped = Path(str(resources.files("duelo.brains"))) / str(reference)
-    return shipped if not folder.exists() and (shipped / MANIFEST).is_file() else folder
+    """The shipped brain of that name, or else a folder path: a bare name ("infierno") is a
+    shipped brain even where a folder of that name lies in the working directory; write
+    "./infierno" (or any path) for the folder."""
+    text = str(reference)
+    bare = isinstance(reference, str) and not text.startswith(".") and "/" not in text
+    shipped = Path(str(resources.files("duelo.brains"))) / text
+    return shipped if bare and (shipped / MANIFEST).is_file() else Path(text)
 
 
 def load_brain(path: str | Path, system: str | None = None) -> NumpyBrain:

@@ -143,7 +143,7 @@ def tournament_duels_per_second(system: str, duels: int, repeats: int) -> float:
         duels=duels,
         move_time_limit=None,
     )
-    jobs = schedule(spec)
+    jobs = list(schedule(spec))
     run_job(jobs[0])  # build the cached ruleset first
 
     def run(n: int) -> None:

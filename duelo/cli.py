@@ -4,32 +4,84 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, NoReturn
+
+import yaml
 
 from duelo.agents.brain import shipped_brains
 from duelo.agents.registry import make_policy, policy_names
-from duelo.envs.core.config import ConfigError
 from duelo.envs.core.runner import play_duel
-from duelo.evaluation.report import build_report, render, write_outputs
-from duelo.evaluation.tournament import TournamentSpec, canonical_policies, run_tournament
+from duelo.evaluation.report import build_report, plots_available, render, write_outputs
+from duelo.evaluation.tournament import (
+    MAX_DUELS,
+    TournamentSpec,
+    canonical_policies,
+    run_tournament,
+)
 from duelo.registration import SYSTEMS, system
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def bounded_int(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be an integer in {low}..{high}, not {text!r}")
+        return value
+
+    return parse
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return value
+
+
+def option(text: str) -> tuple[str, Any]:
+    """KEY=VALUE, the value read as YAML (so 12, true and agent are an int, a bool, a string)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"must be KEY=VALUE, not {text!r}")
+    try:
+        return key, yaml.safe_load(value)
+    except yaml.YAMLError:
+        raise argparse.ArgumentTypeError(f"{text!r}: the value is not readable") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="duelo", description=__doc__)
+    cores = os.cpu_count() or 1
+    parser = Parser(prog="duelo", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser(
-        "systems", help="list the combat systems, env ids, actions and observations"
+        "systems", help="list the combat systems, env ids, actions, observations and options"
     )
     duel = commands.add_parser("duel", help="print one narrated duel, every die shown")
     duel.add_argument("system", choices=sorted(SYSTEMS))
     duel.add_argument("--a", default="random", help="policy of side A (seat 0)")
     duel.add_argument("--b", default="random", help="policy of side B (seat 1)")
-    duel.add_argument("--seed", type=int, default=0)
+    duel.add_argument("--seed", type=bounded_int(0, 2**63 - 1), default=0)
     duel.add_argument("--scenario", help="the system's scenario (default: its first)")
     duel.add_argument("--fighters", nargs=2, metavar=("A", "B"), help="character ids")
     tournament = commands.add_parser(
@@ -39,18 +91,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     tournament.add_argument(
         "--policies", nargs="+", help="policy names (default: every scripted NPC of the system)"
     )
-    tournament.add_argument("--duels", type=int, default=2000, help="per pairing, seats swapped")
-    tournament.add_argument("--seed", type=int, default=0)
-    tournament.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    tournament.add_argument(
+        "--duels",
+        type=bounded_int(2, MAX_DUELS),
+        default=2000,
+        help=f"per pairing, seats swapped (an even number up to {MAX_DUELS})",
+    )
+    tournament.add_argument("--seed", type=bounded_int(0, 2**63 - 1), default=0)
+    tournament.add_argument(
+        "--workers",
+        type=bounded_int(1, cores),
+        default=min(2, cores),
+        help=f"worker processes (1..{cores}, the cores here)",
+    )
     tournament.add_argument("--out", type=Path, default=Path("duelo-tournament"))
     tournament.add_argument("--resume", action="store_true", help="continue an interrupted run")
     tournament.add_argument("--scenario", help="a scenario of the system (default: its first)")
-    tournament.add_argument("--move-time-limit", type=float, default=1.0, help="seconds")
+    tournament.add_argument("--move-time-limit", type=seconds, default=1.0, help="seconds")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar")
+    for command in (duel, tournament):
+        command.add_argument(
+            "--option",
+            type=option,
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a rules option of the system (repeatable; `duelo systems` lists them)",
+        )
     train = commands.add_parser("train", help="train a brain with MaskablePPO (extra: train)")
     train.add_argument("--config", type=Path, required=True, help="configs/training/SYSTEM.yaml")
-    train.add_argument("--timesteps", type=int, help="override n_timesteps")
-    train.add_argument("--seed", type=int, help="override the seed")
+    train.add_argument("--timesteps", type=bounded_int(1, 10**12), help="override n_timesteps")
+    train.add_argument("--seed", type=bounded_int(0, 2**32 - 1), help="override the seed")
     train.add_argument("--out", type=Path, default=Path("runs/latest"), help="run directory")
     train.add_argument(
         "--resume", action="store_true", help="continue a killed run in --out, with its settings"
@@ -69,21 +140,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "systems":
             print_systems()
         elif args.command == "duel":
-            print_duel(args.system, args.a, args.b, args.seed, args.scenario, args.fighters)
+            variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
+            print_duel(args.system, args.a, args.b, args.seed, variant)
         elif args.command == "tournament":
             run_tournaments(args)
         elif args.command == "train":
-            from duelo.training.settings import load_settings
-            from duelo.training.train import train as run_training
-
-            settings = load_settings(args.config).with_overrides(
-                n_timesteps=args.timesteps, seed=args.seed
-            )
-            print(f"wrote {run_training(settings, args.out, resume=args.resume)}")
+            run_training(args)
         elif args.command == "export":
-            from duelo.training.train import export_run
+            with train_extra("export"):
+                from duelo.training.train import export_run
 
-            print(f"wrote {export_run(args.run, args.out, best=args.best)}")
+                print(f"wrote {export_run(args.run, args.out, best=args.best)}")
         else:
             from duelo.benchmarks.suite import render_table, run_benchmarks
 
@@ -92,10 +159,68 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.out:
                 args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
                 print(f"wrote {args.out}")
-    except (ValueError, ConfigError, FileExistsError, FileNotFoundError) as error:
+    except KeyboardInterrupt:
+        print(f"\nduelo: interrupted{RESUME_HINTS.get(args.command, '')}", file=sys.stderr)
+        return 130
+    except (ValueError, OSError) as error:  # ConfigError and BrainError are ValueErrors
         print(f"duelo: error: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+RESUME_HINTS = {
+    "tournament": "; the finished duels are kept: run the same command with --resume",
+    "train": "; the last checkpoint is kept: run the same command with --resume",
+}
+
+
+@contextmanager
+def train_extra(command: str) -> Iterator[None]:
+    """Say which extra to install when the training libraries are missing."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        if error.name not in TRAIN_MODULES:
+            raise
+        raise ValueError(
+            f"duelo {command} needs the train extra: pip install 'duelo[train]' "
+            f"({error.name} is not installed)"
+        ) from None
+
+
+TRAIN_MODULES = ("stable_baselines3", "sb3_contrib", "torch")
+
+
+def run_training(args: argparse.Namespace) -> None:
+    with train_extra("train"):
+        from duelo.training.settings import load_settings
+        from duelo.training.train import train
+
+        settings = load_settings(args.config).with_overrides(
+            n_timesteps=args.timesteps, seed=args.seed
+        )
+        print(f"wrote {train(settings, args.out, resume=args.resume)}")
+
+
+def duel_variant(
+    name: str,
+    scenario: str | None,
+    fighters: Sequence[str] | None,
+    options: Sequence[tuple[str, Any]],
+) -> dict[str, Any]:
+    """The ruleset variant the flags ask for, checked as the env checks it."""
+    info = system(name)
+    variant: dict[str, Any] = {}
+    if scenario is not None and not info.scenarios:
+        raise ValueError(f"--scenario: {name} has no scenarios")
+    if info.scenarios:
+        variant["scenario"] = scenario or info.scenarios[0]
+    if fighters:
+        variant["fighters"] = tuple(fighters)
+    if options:
+        variant["options"] = dict(options)
+    info.check_variant(variant, f"{name}")
+    return variant
 
 
 def print_systems() -> None:
@@ -105,6 +230,9 @@ def print_systems() -> None:
         print(f"  env id:    {info.env_id}")
         print(f"  scenarios: {', '.join(info.scenarios) or '-'}")
         print(f"  policies:  {', '.join(policy_names(info.id))}")
+        print("  options (--option KEY=VALUE; gym.make(..., options={...})):")
+        for line in info.option_lines():
+            print(f"    {line}")
         print("  actions:   " + ", ".join(f"{a.value} {a.name}" for a in ruleset.actions))
         print("  observation:")
         for line in ruleset.observation_spec.markdown_table().splitlines():
@@ -112,22 +240,10 @@ def print_systems() -> None:
         print()
 
 
-def print_duel(
-    name: str,
-    policy_a: str,
-    policy_b: str,
-    seed: int,
-    scenario: str | None,
-    fighters: list[str] | None,
-) -> None:
-    info = system(name)
-    variants: dict[str, object] = {}
-    if scenario or info.scenarios:
-        variants["scenario"] = scenario or info.scenarios[0]
-    if fighters:
-        variants["fighters"] = tuple(fighters)
-    ruleset = info.ruleset(**variants)
+def print_duel(name: str, policy_a: str, policy_b: str, seed: int, variant: dict[str, Any]) -> None:
+    ruleset = system(name).ruleset(**variant)
     policies = (make_policy(policy_a, name), make_policy(policy_b, name))
+    print(f"Side A: {policies[0].name} ({policy_a}); side B: {policies[1].name} ({policy_b})")
     result = play_duel(ruleset, policies, seed)
     for event in result.state.log:
         print(event.text)
@@ -137,32 +253,47 @@ def print_duel(
 
 
 def run_tournaments(args: argparse.Namespace) -> None:
-    """One tournament per system, then the combined report files."""
-    reports = []
+    """One tournament per system, then the combined report files. Every flag is checked
+    before the first duel, and nothing is written until one is played."""
+    check_out_folder(args.out)
+    specs = []
     for name in args.system or list(SYSTEMS):
-        info = system(name)
         policies = canonical_policies(
             name, args.policies or [*policy_names(name), *shipped_brains(name)]
         )
-        spec = TournamentSpec(
-            system=name,
-            policies=policies,
-            duels=args.duels,
-            seed=args.seed,
-            variant=(
-                {"scenario": args.scenario or info.scenarios[0]}
-                if args.scenario or info.scenarios
-                else {}
-            ),
-            move_time_limit=args.move_time_limit,
+        variant = duel_variant(name, args.scenario, None, args.option)
+        specs.append(
+            TournamentSpec(
+                system=name,
+                policies=policies,
+                duels=args.duels,
+                seed=args.seed,
+                variant=variant,
+                move_time_limit=args.move_time_limit,
+            )
         )
-        progress = None if args.quiet or not sys.stderr.isatty() else progress_bar(name)
-        records = run_tournament(spec, args.out / name, args.workers, args.resume, progress)
-        report = build_report(records, list(policies), seed=args.seed)
+    reports = []
+    for spec in specs:
+        progress = None if args.quiet or not sys.stderr.isatty() else progress_bar(spec.system)
+        records = run_tournament(spec, args.out / spec.system, args.workers, args.resume, progress)
+        report = build_report(records, list(spec.policies), seed=args.seed)
         print(render(report))
         reports.append(report)
     for path in write_outputs(reports, args.out):
         print(f"wrote {path}")
+    if not plots_available():
+        print("heatmaps skipped: matplotlib is not installed (pip install 'duelo[plots]')")
+
+
+def check_out_folder(out: Path) -> None:
+    """Refuse an --out that is a file, or that cannot be made or written here."""
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out: {out} is a file, not a folder")
+    existing = next(p for p in (out, *out.parents) if p.exists())
+    if not existing.is_dir():
+        raise ValueError(f"--out: {existing} is a file, so {out} cannot be made")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(f"--out: {existing} is not writable")
 
 
 def progress_bar(label: str, width: int = 30) -> Callable[[int, int], None]:

@@ -18,6 +18,11 @@ from duelo.envs.systems import SYSTEMS, System, system
 
 __all__ = ["SYSTEMS", "System", "make_env", "register_envs", "system"]
 
+MAX_EPISODE_STEPS = 100_000
+"""Gymnasium's `TimeLimit` on every id: a safety net no legal duel comes near (the round
+caps bound a duel to a few thousand decisions), and with `illegal_action="penalize"` the
+env's own `illegal_limit` truncates an agent that only repeats illegal actions."""
+
 
 def make_env(system: str, opponent: str | Policy = "random", **kwargs: Any) -> DuelEnv:
     """Entry point of every duelo env id: the opponent may be given by name."""
@@ -30,5 +35,8 @@ def register_envs() -> None:
     for name, info in SYSTEMS.items():
         if info.env_id not in gym.registry:
             gym.register(
-                id=info.env_id, entry_point="duelo.registration:make_env", kwargs={"system": name}
+                id=info.env_id,
+                entry_point="duelo.registration:make_env",
+                kwargs={"system": name},
+                max_episode_steps=MAX_EPISODE_STEPS,
             )

@@ -8,7 +8,9 @@ configs, the default first.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -38,6 +40,8 @@ class System:
     """The ruleset class; its keyword arguments are the variants (scenario, options...)."""
     env: type[DuelEnv]
     """The env class: the ruleset's variants plus `DuelEnv`'s arguments, with its docs."""
+    options: type
+    """The dataclass of its rules options (the `options` variant): GM rulings and caps."""
     scenario_ids: Callable[[], Iterable[str]] | None = None
     """Reads the ids of the `scenario` variant from the configs (None: no such variant)."""
 
@@ -49,6 +53,16 @@ class System:
     def scenarios(self) -> tuple[str, ...]:
         """The `scenario` variant's values as the configs list them, the default first."""
         return _scenarios(self.scenario_ids) if self.scenario_ids else ()
+
+    def option_lines(self) -> list[str]:
+        """Each option as `name = default (choices)`, for `duelo systems`."""
+        hints = typing.get_type_hints(self.options)
+        lines = []
+        for field in dataclasses.fields(self.options):
+            choices = typing.get_args(hints[field.name])
+            kind = " | ".join(map(str, choices)) if choices else hints[field.name].__name__
+            lines.append(f"{field.name} = {field.default!s} ({kind})")
+        return lines
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -84,6 +98,7 @@ SYSTEMS = {
         name="Infierno",
         ruleset=InfiernoRuleset,
         env=InfiernoEnv,
+        options=infierno_setup.InfiernoOptions,
         scenario_ids=lambda: infierno_setup.load_catalog().scenarios,
     ),
     "esgrima": System(
@@ -92,6 +107,7 @@ SYSTEMS = {
         name="Esgrima",
         ruleset=EsgrimaSkirmishRuleset,
         env=EsgrimaEnv,
+        options=esgrima_setup.EsgrimaOptions,
         scenario_ids=lambda: esgrima_setup.load_catalog().layouts,
     ),
     "esgrima_duel": System(
@@ -100,6 +116,7 @@ SYSTEMS = {
         name="EsgrimaDuel",
         ruleset=EsgrimaDuelRuleset,
         env=EsgrimaDuelEnv,
+        options=esgrima_setup.EsgrimaOptions,
     ),
 }
 

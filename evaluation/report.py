@@ -7,6 +7,7 @@ resumed tournament reports exactly what an uninterrupted one does.
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import json
 from dataclasses import asdict, dataclass
@@ -285,6 +286,11 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
     )
     written += _heatmaps(reports, out)
     return written
+
+
+def plots_available() -> bool:
+    """Whether the `plots` extra (matplotlib) is installed, so heatmaps are drawn."""
+    return importlib.util.find_spec("matplotlib") is not None
 
 
 def _heatmaps(reports: list[Report], out: Path) -> list[Path]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import signal
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -31,6 +32,9 @@ from duelo.registration import system
 
 RESULTS_FILE = "results.jsonl"
 SPEC_FILE = "tournament.json"
+MAX_DUELS = 100_000
+"""Duels per pairing at most: the records of a tournament are kept in memory for its report
+(and 100,000 duels already pin a score within about 0.3 %)."""
 
 
 @dataclass(frozen=True)
@@ -48,8 +52,10 @@ class TournamentSpec:
     """Seconds a policy may take for one move before it forfeits."""
 
     def __post_init__(self) -> None:
-        if self.duels < 2 or self.duels % 2:
-            raise ValueError(f"duels per pairing must be a positive even number, not {self.duels}")
+        if not 2 <= self.duels <= MAX_DUELS or self.duels % 2:
+            raise ValueError(
+                f"duels per pairing must be an even number in 2..{MAX_DUELS}, not {self.duels}"
+            )
         if len(set(self.policies)) != len(self.policies) or len(self.policies) < 2:
             raise ValueError(f"a tournament needs two or more distinct policies: {self.policies}")
         system(self.system).check_variant(self.variant, "tournament variant")
@@ -87,18 +93,21 @@ def duel_seed(tournament_seed: int, system_name: str, a: str, b: str, game: int)
     return int(sequence.generate_state(1, np.uint64)[0])
 
 
-def schedule(spec: TournamentSpec) -> list[DuelJob]:
-    jobs = []
+def schedule(spec: TournamentSpec) -> Iterator[DuelJob]:
+    """Every duel of the tournament, in a fixed order, made as they are asked for."""
     for a, b in combinations(spec.policies, 2):
         for game in range(spec.duels // 2):
             seed = duel_seed(spec.seed, spec.system, a, b, game)
             for seat_of_a in (0, 1):
-                jobs.append(
-                    DuelJob(
-                        spec.system, spec.variant, a, b, game, seat_of_a, seed, spec.move_time_limit
-                    )
+                yield DuelJob(
+                    spec.system, spec.variant, a, b, game, seat_of_a, seed, spec.move_time_limit
                 )
-    return jobs
+
+
+def scheduled(spec: TournamentSpec) -> int:
+    """How many duels `schedule(spec)` gives."""
+    pairings = len(spec.policies) * (len(spec.policies) - 1) // 2
+    return pairings * spec.duels
 
 
 def _policy(name: str, system_name: str) -> Policy:
@@ -147,6 +156,11 @@ def run_job(job: DuelJob) -> dict[str, Any]:
     }
 
 
+def _leave_interrupts_to_the_parent() -> None:
+    """A worker ignores Ctrl-C: the main process stops the pool and says how to resume."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def record_key(record: dict[str, Any]) -> tuple[str, str, int, int]:
     return (record["a"], record["b"], record["game"], record["seat_of_a"])
 
@@ -179,8 +193,11 @@ def run_tournament(
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Play every scheduled duel not yet in `out`, appending records; return them all."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Play every scheduled duel not yet in `out`, appending records; return them all.
+
+    Nothing is written before the first duel is played, so a run that fails early leaves
+    no half-made folder behind.
+    """
     results_path = out / RESULTS_FILE
     spec_path = out / SPEC_FILE
     spec_json = json.dumps(asdict(spec), sort_keys=True, indent=2) + "\n"
@@ -194,28 +211,38 @@ def run_tournament(
             f"{spec_path} describes another tournament (system, policies, duels, seed "
             "or variant differ); resume it with the same settings or choose another --out"
         )
-    spec_path.write_text(spec_json, encoding="utf-8")
     records = read_records(results_path)
     done = {record_key(r) for r in records}
-    jobs = [job for job in schedule(spec) if job.key not in done]
-    total = len(records) + len(jobs)
+    jobs = (job for job in schedule(spec) if job.key not in done)
+    total = scheduled(spec)
     if progress:
         progress(len(records), total)
-    with results_path.open("a", encoding="utf-8") as stream:
-        for record in _results(jobs, workers):
+    stream = None
+    try:
+        for record in _results(jobs, total - len(records), workers):
+            if stream is None:  # the first duel is played: now the folder is made
+                out.mkdir(parents=True, exist_ok=True)
+                spec_path.write_text(spec_json, encoding="utf-8")
+                stream = results_path.open("a", encoding="utf-8")
             stream.write(json.dumps(record, sort_keys=True) + "\n")
             stream.flush()
             records.append(record)
             if progress:
                 progress(len(records), total)
+    finally:
+        if stream is not None:
+            stream.close()
     return records
 
 
-def _results(jobs: list[DuelJob], workers: int) -> Iterator[dict[str, Any]]:
-    """Records in schedule order, whatever the number of worker processes."""
-    if workers <= 1 or len(jobs) < 2:
+def _results(jobs: Iterator[DuelJob], count: int, workers: int) -> Iterator[dict[str, Any]]:
+    """Records of the `count` jobs in schedule order, whatever the number of worker
+    processes (never more processes than jobs)."""
+    workers = min(workers, count)
+    if workers <= 1:
         yield from map(run_job, jobs)
         return
-    chunk = max(1, min(64, len(jobs) // (workers * 8)))
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    chunk = max(1, min(64, count // (workers * 8)))
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers, initializer=_leave_interrupts_to_the_parent) as pool:
         yield from pool.imap(run_job, jobs, chunksize=chunk)

@@ -18,6 +18,7 @@ from duelo.agents.brain import (
     observation_schema,
 )
 from duelo.agents.registry import make_policy
+from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.runner import play_duel
 from duelo.envs.infierno import Action, InfiernoRuleset
 
@@ -135,3 +136,29 @@ def _drop_array(folder: Path, name: str) -> None:
     with np.load(folder / WEIGHTS) as data:
         arrays = {k: data[k] for k in data.files if k != name}
     np.savez(folder / WEIGHTS, **arrays)
+
+
+@pytest.mark.parametrize(
+    ("observation", "mask", "message"),
+    [
+        (np.zeros(3, np.float32), None, r"shape \(3,\) and dtype float32, expected a float vector"),
+        (np.zeros(1, complex), None, "expected a float vector of shape"),
+        ([0.0] * 4, None, "observation is a list"),
+        ({"hp": np.zeros(2)}, None, "not a float vector"),
+        (None, np.zeros(len(Action), bool), "the action mask allows no action"),
+        (None, np.ones(3, bool), r"action mask of shape \(3,\), expected"),
+    ],
+)
+def test_a_brain_refuses_what_it_cannot_read(
+    tmp_path: Path, observation: object, mask: np.ndarray | None, message: str
+) -> None:
+    brain = load_brain(write_random_brain(tmp_path / "b"))
+    ruleset = InfiernoRuleset()
+    state = ruleset.new_duel(GeneratorDice(0))
+    seat = ruleset.to_act(state)
+    with pytest.raises(BrainError, match=message):
+        brain.act(
+            ruleset.observe(state, seat) if observation is None else observation,
+            ruleset.legal_actions(state, seat) if mask is None else mask,
+            np.random.default_rng(0),
+        )

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from duelo.cli import main
+from duelo import cli
+from duelo.cli import TRAIN_MODULES, main
 from duelo.envs.infierno import Action, InfiernoRuleset
 
 
@@ -37,7 +41,8 @@ def test_duel_with_fighters_prints_every_die(capsys: pytest.CaptureFixture[str])
         "drunk",
     ]
     assert main(argv) == 0
-    out = capsys.readouterr().out
+    header, out = capsys.readouterr().out.split("\n", 1)
+    assert header == "Side A: random (random); side B: random (infierno:random)"
     assert out.startswith("Scenario brawl: Johny vs the drunk")
     assert "Initiative: Johny d20" in out and out.rstrip().splitlines()[-1].startswith("Result:")
 
@@ -85,3 +90,155 @@ def test_tournament_prints_tables_and_writes_files(
 def test_duel_accepts_any_registered_policy(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["duel", "infierno", "--a", "expert", "--b", "infierno:cautious"]) == 0
     assert "Result:" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["tournament", "--move-time-limit", "-1"],
+            "argument --move-time-limit: must be a positive",
+        ),
+        (
+            ["tournament", "--move-time-limit", "0"],
+            "argument --move-time-limit: must be a positive",
+        ),
+        (
+            ["tournament", "--move-time-limit", "nan"],
+            "argument --move-time-limit: must be a positive",
+        ),
+        (["tournament", "--workers", "0"], "argument --workers: must be an integer in 1.."),
+        (["tournament", "--workers", "-3"], "argument --workers: must be an integer in 1.."),
+        (["tournament", "--workers", "10000"], "argument --workers: must be an integer in 1.."),
+        (
+            ["tournament", "--duels", "1000000000"],
+            "argument --duels: must be an integer in 2..100000",
+        ),
+        (["tournament", "--duels", "3"], "duels per pairing must be an even number"),
+        (["tournament", "--seed", "-1"], "argument --seed: must be an integer in 0.."),
+        (
+            ["tournament", "--system", "esgrima_duel", "--scenario", "ship_deck"],
+            "--scenario: esgrima_duel has no scenarios",
+        ),
+        (
+            ["duel", "esgrima_duel", "--scenario", "ship_deck"],
+            "--scenario: esgrima_duel has no scenarios",
+        ),
+        (["duel", "infierno", "--option", "round_cap"], "argument --option: must be KEY=VALUE"),
+        (["duel", "infierno", "--option", "round_cap=0"], "round_cap 0 must lie in 1..998"),
+        (["duel", "infierno", "--option", "crit_choice=sometimes"], "'sometimes' is not one of"),
+        (["tournament", "--system", "infierno", "--option", "no_such=1"], "unknown key 'no_such'"),
+        (
+            ["train", "--config", "configs/training/infierno.yaml", "--timesteps", "0"],
+            "argument --timesteps",
+        ),
+    ],
+)
+def test_bad_values_are_one_line_and_status_2(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    extra = ["--out", str(out)] if argv[0] == "tournament" else []
+    with pytest.raises(SystemExit) as stopped:
+        raise SystemExit(main([*argv, *extra]))
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+    assert not out.exists(), "a run that fails before its first duel leaves no folder"
+
+
+def test_out_that_is_a_file_or_under_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    afile = tmp_path / "results.txt"
+    afile.write_text("mine\n")
+    for out, message in ((afile, "is a file, not a folder"), (afile / "sub", "is a file, so")):
+        assert main(["tournament", "--duels", "2", "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1
+    assert afile.read_text() == "mine\n"
+
+
+def test_a_failing_policy_before_the_first_duel_leaves_no_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    argv = ["tournament", "--system", "infierno", "--policies", "random", "brain:./nowhere"]
+    assert main([*argv, "--duels", "2", "--out", str(out)]) == 2
+    assert "nowhere" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_options_reach_the_duel_and_the_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["duel", "infierno", "--seed", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "--- Round 2 ---" in out and "drops prone" in out  # without the options
+    options = ["--option", "round_cap=1", "--option", "allow_prone=false"]
+    assert main(["duel", "infierno", "--seed", "6", *options]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Side A: random (random); side B: random (random)")
+    assert "--- Round 2 ---" not in out and "drops prone" not in out and "Result:" in out
+    argv = ["tournament", "--system", "esgrima_duel", "--policies", "random", "expert"]
+    argv += [
+        "--duels",
+        "2",
+        "--workers",
+        "1",
+        "--out",
+        str(tmp_path),
+        "--option",
+        "duel_variant=faithful",
+    ]
+    assert main(argv) == 0
+    record = json.loads((tmp_path / "esgrima_duel" / "results.jsonl").read_text().splitlines()[0])
+    assert record["variant"] == {"options": {"duel_variant": "faithful"}}
+
+
+def test_shipped_brain_names_win_over_folders_of_the_same_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "infierno").mkdir()  # e.g. what `duelo tournament --out .` writes
+    monkeypatch.chdir(tmp_path)
+    assert main(["duel", "infierno", "--a", "brain:infierno", "--seed", "1"]) == 0
+    assert main(["duel", "infierno", "--a", "brain:./infierno"]) == 2
+    assert "manifest.json" in capsys.readouterr().err
+
+
+def test_train_and_export_without_the_train_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for module in TRAIN_MODULES:
+        monkeypatch.setitem(sys.modules, module, None)  # as if not installed
+    for module in [m for m in sys.modules if m.startswith("duelo.training.train")]:
+        monkeypatch.delitem(sys.modules, module)
+    assert main(["train", "--config", "configs/training/infierno.yaml"]) == 2
+    assert main(["export", "runs/none", "--out", "brains/none"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and all(
+        "needs the train extra: pip install 'duelo[train]'" in e for e in err
+    )
+
+
+def test_ctrl_c_says_how_to_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "run_tournament", interrupted)
+    assert main(["tournament", "--duels", "2", "--out", str(tmp_path / "out")]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted; the finished duels are kept: run the same command with --resume" in err
+    assert "Traceback" not in err
+
+
+def test_the_tournament_says_when_heatmaps_are_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli, "plots_available", lambda: False)
+    argv = ["tournament", "--system", "esgrima_duel", "--policies", "random", "expert"]
+    assert main([*argv, "--duels", "2", "--workers", "1", "--out", str(tmp_path)]) == 0
+    assert "heatmaps skipped: matplotlib is not installed" in capsys.readouterr().out

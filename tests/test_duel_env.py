@@ -10,7 +10,7 @@ import pytest
 
 import duelo  # noqa: F401
 from duelo.agents import RandomPolicy
-from duelo.envs.core.duel_env import DuelEnv
+from duelo.envs.core.duel_env import DRAW, DuelEnv
 from duelo.envs.core.observation import ObservationSpec, ObsKey
 from duelo.envs.core.record import DuelRecord, Outcome
 from duelo.envs.core.ruleset import IllegalActionError
@@ -29,7 +29,7 @@ def play_to_end(env: gym.Env, seed: int) -> tuple[float, dict]:
 
 
 def test_illegal_action_raises_naming_the_action() -> None:
-    env = gym.make("duelo/Infierno-v0")
+    env = gym.make("duelo/Infierno-v0", illegal_action="raise")
     _, info = env.reset(seed=0)
     assert not info["action_mask"][Action.CLEAR_JAM]
     with pytest.raises(IllegalActionError, match=r"action 16 \(CLEAR_JAM\) is illegal"):
@@ -39,7 +39,7 @@ def test_illegal_action_raises_naming_the_action() -> None:
 
 
 def test_penalize_mode_makes_illegal_actions_a_costly_no_op() -> None:
-    env = gym.make("duelo/Infierno-v0", illegal_action="penalize", illegal_penalty=0.5)
+    env = gym.make("duelo/Infierno-v0", illegal_penalty=0.5)  # "penalize" is the default
     observation, _ = env.reset(seed=0)
     after, reward, terminated, truncated, info = env.step(Action.CLEAR_JAM)
     assert reward == -0.5 and not terminated and not truncated and info["illegal_action"]
@@ -61,7 +61,7 @@ def test_rewards_follow_the_winner() -> None:
     for seed in range(30):
         reward, info = play_to_end(env, seed)
         expected = (
-            0.0 if info["winner"] is None else (1.0 if info["winner"] == info["seat"] else -1.0)
+            0.0 if info["winner"] == DRAW else (1.0 if info["winner"] == info["seat"] else -1.0)
         )
         assert reward == expected
         seen.add(reward)

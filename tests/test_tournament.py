@@ -18,6 +18,7 @@ from duelo.evaluation.tournament import (
     run_job,
     run_tournament,
     schedule,
+    scheduled,
 )
 
 POLICIES = ("infierno:random", "infierno:aggressive", "infierno:expert")
@@ -65,8 +66,8 @@ def spec(duels: int = 20, seed: int = 3, policies: tuple[str, ...] = POLICIES) -
 
 
 def test_schedule_pairs_seeds_with_seats_swapped() -> None:
-    jobs = schedule(spec(duels=4))
-    assert len(jobs) == 3 * 4
+    jobs = list(schedule(spec(duels=4)))
+    assert len(jobs) == 3 * 4 == scheduled(spec(duels=4))
     for first, second in zip(jobs[::2], jobs[1::2], strict=True):
         assert (first.a, first.b, first.game) == (second.a, second.b, second.game)
         assert first.seed == second.seed and {first.seat_of_a, second.seat_of_a} == {0, 1}

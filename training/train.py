@@ -157,8 +157,14 @@ class TrainingLoop(BaseCallback):
             rate = (steps - self.state["resumed_at"]) / max(
                 time.perf_counter() - self.started, 1e-9
             )
+            latest = self.state.get("last_evaluation")
+            scored = (
+                f", last evaluation {np.mean([r['score'] for r in latest['against'].values()]):.2f}"
+                if latest
+                else ""
+            )
             print(
-                f"\rtrain {steps}/{self.settings.n_timesteps} steps, {rate:.0f} steps/s",
+                f"\rtrain {steps}/{self.settings.n_timesteps} steps, {rate:.0f} steps/s{scored}",
                 end="",
                 file=sys.stderr,
                 flush=True,
@@ -191,6 +197,13 @@ class TrainingLoop(BaseCallback):
                 )
         mean_score = float(np.mean([r["score"] for r in results.values()]))
         self.logger.record("eval/mean_score", mean_score)
+        scores = ", ".join(f"{name} {r['score']:.2f}" for name, r in results.items())
+        start = "\r\033[K" if sys.stderr.isatty() else ""  # clear the progress line first
+        print(
+            f"{start}evaluation at {steps} steps: mean score {mean_score:.2f} ({scores})",
+            file=sys.stderr,
+            flush=True,
+        )
         self.remember_if_best(snapshot, self.state["last_evaluation"], mean_score)
         if self.settings.self_play and mean_score >= self.settings.promote_score:
             self.pool.add_snapshot(snapshot, self.settings.system)

@@ -21,6 +21,17 @@ from duelo.envs.core.spaces import dict_space, flat_space
 IllegalActionMode = Literal["raise", "penalize"]
 MAX_DEALS = 1000
 """Duels dealt at one reset before giving up on an opponent that never lets the learner act."""
+DRAW = -1
+"""`info["winner"]` of a duel that nobody won (an int, like a winning seat, so that vector
+envs can stack it)."""
+
+
+class UnsupportedRenderModeError(TypeError, ValueError):
+    """A render mode the env does not have.
+
+    A `TypeError` as well, because that is how stable-baselines3's `make_vec_env`
+    learns to retry without the `render_mode="rgb_array"` it asks for by default.
+    """
 
 
 class DuelEnv(gym.Env):
@@ -30,12 +41,22 @@ class DuelEnv(gym.Env):
         ruleset: the combat system's rules.
         opponent: the policy that plays the other seat.
         learner_seat: 0 or 1, or None to draw the seat at each reset.
-        illegal_action: "raise" (default) raises `IllegalActionError`;
-            "penalize" makes an illegal action a no-op costing `illegal_penalty`,
-            for libraries that cannot mask.
-        illegal_penalty: the reward of an illegal action under "penalize".
+        illegal_action: "penalize" (default) makes an illegal action a no-op costing
+            `illegal_penalty`, so every action of the action space is accepted, as
+            Gymnasium's checkers and maskless libraries expect; "raise" raises
+            `IllegalActionError` naming the action (to debug a masked agent).
+        illegal_penalty: the reward of an illegal action under "penalize" (> 0: an illegal
+            action never pays).
+        illegal_limit: consecutive illegal actions under "penalize" after which the episode
+            is truncated (`info["outcome"]` says so), so an agent that repeats one cannot
+            stall an evaluation forever.
         flat_observation: observe one float32 vector instead of the Dict.
-        render_mode: None or "ansi" (the narrated duel, every die shown).
+        render_mode: None or "ansi" (the narrated duel, every die shown); any other is
+            refused with `UnsupportedRenderModeError`.
+
+    `info` always holds `action_mask` and `seat`; once the duel is over, `outcome` (the
+    reason) and `winner` (the winning seat, or `DRAW`, -1); `illegal_action` is True on a
+    penalised illegal step. Each key keeps one type, so vector envs can stack them.
 
     The dice roll from a stream of their own, seeded from `np_random` whenever
     that is (re)seeded, so the same seed replays the same duels, and the dice do
@@ -53,8 +74,9 @@ class DuelEnv(gym.Env):
         ruleset: Ruleset[Any],
         opponent: Policy,
         learner_seat: int | None = None,
-        illegal_action: IllegalActionMode = "raise",
+        illegal_action: IllegalActionMode = "penalize",
         illegal_penalty: float = 0.1,
+        illegal_limit: int = 100,
         flat_observation: bool = False,
         render_mode: str | None = None,
     ) -> None:
@@ -65,7 +87,13 @@ class DuelEnv(gym.Env):
                 f"illegal_action must be 'raise' or 'penalize', not {illegal_action!r}"
             )
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise UnsupportedRenderModeError(
+                f"render_mode must be None or 'ansi' (the narrated duel), not {render_mode!r}"
+            )
+        if not illegal_penalty > 0:
+            raise ValueError(f"illegal_penalty must be positive, not {illegal_penalty!r}")
+        if type(illegal_limit) is not int or illegal_limit < 1:
+            raise ValueError(f"illegal_limit must be a positive integer, not {illegal_limit!r}")
         if not isinstance(opponent, Policy):
             raise TypeError(
                 f"opponent must have act(observation, action_mask, rng); got {opponent!r}"
@@ -75,6 +103,8 @@ class DuelEnv(gym.Env):
         self.fixed_seat = learner_seat
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
+        self.illegal_limit = illegal_limit
+        self._illegal_streak = 0
         self.flat_observation = flat_observation
         self.render_mode = render_mode
         self.action_space = gym.spaces.Discrete(len(ruleset.actions))
@@ -105,6 +135,7 @@ class DuelEnv(gym.Env):
         self.seat = (
             self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
         )
+        self._illegal_streak = 0
         for _ in range(MAX_DEALS):  # Gymnasium has no terminal first observation: deal again
             self._mask = None
             self.state = self.ruleset.new_duel(self.dice)
@@ -130,9 +161,16 @@ class DuelEnv(gym.Env):
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
+            self._illegal_streak += 1
+            if self._illegal_streak >= self.illegal_limit:
+                self.result = Outcome(
+                    None, f"{self._illegal_streak} illegal actions in a row", truncated=True
+                )
             info = self._info()
             info["illegal_action"] = True
-            return self._observation(), -self.illegal_penalty, False, False, info
+            truncated = self.result is not None
+            return self._observation(), -self.illegal_penalty, False, truncated, info
+        self._illegal_streak = 0
         self._mask = None
         self.ruleset.apply(self.state, self.seat, action, self.dice)
         self._play_opponent()
@@ -175,5 +213,5 @@ class DuelEnv(gym.Env):
         info: dict[str, Any] = {"action_mask": self.action_masks(), "seat": self.seat}
         if self.result is not None:
             info["outcome"] = self.result.reason
-            info["winner"] = self.result.winner
+            info["winner"] = DRAW if self.result.winner is None else self.result.winner
         return info

@@ -46,6 +46,11 @@ class Outcome:
         return 1.0 if self.winner == seat else -1.0
 
 
+MAX_ROUND_CAP = 998
+"""The largest round cap a ruleset may take: observations show the round within [0, 999],
+and the registered episode limit stays out of any legal duel's reach."""
+
+
 @dataclass(kw_only=True)
 class DuelRecord:
     """The part of a duel's state that the core owns.

@@ -6,6 +6,8 @@ only the env adapter, and what sits above it, turns that into spaces.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import numpy as np
 from gymnasium import spaces
 
@@ -13,12 +15,14 @@ from duelo.envs.core.observation import ObservationSpec
 
 
 def dict_space(spec: ObservationSpec) -> spaces.Dict:
-    """One float32 `Box` per declared key."""
+    """One float32 `Box` per declared key, in declared order: Gymnasium sorts the keys of
+    a plain dict, which would make `FlattenObservation`'s vector differ from the flat
+    observation a brain reads."""
     return spaces.Dict(
-        {
-            key.name: spaces.Box(key.low, key.high, shape=key.shape, dtype=np.float32)
+        OrderedDict(
+            (key.name, spaces.Box(key.low, key.high, shape=key.shape, dtype=np.float32))
             for key in spec.keys
-        }
+        )
     )
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from duelo.envs.core.config import ConfigError, build, load_entries, packaged_config, require
+from duelo.envs.core.record import MAX_ROUND_CAP
 
 
 class WeaponClass(StrEnum):
@@ -196,8 +197,9 @@ class EsgrimaOptions:
     def __post_init__(self) -> None:
         if not 2 <= self.deck_copies <= 20:  # 12 cards keep two hands and a draw going
             raise ValueError(f"deck_copies {self.deck_copies} must lie in 2..20")
-        if self.round_cap < 1 or self.exchange_cap < 1:
-            raise ValueError("round_cap and exchange_cap must be positive")
+        for name in ("round_cap", "exchange_cap"):
+            if not 1 <= getattr(self, name) <= MAX_ROUND_CAP:
+                raise ValueError(f"{name} {getattr(self, name)} must lie in 1..{MAX_ROUND_CAP}")
 
 
 @dataclass(frozen=True)

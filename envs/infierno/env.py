@@ -95,8 +95,9 @@ class InfiernoEnv(DuelEnv):
 
     +1 when the opponent is out (hp <= 0 or nonlethal >= hp), surrenders or
     flees; -1 for the same against the learner; 0 for a settled duel and for
-    truncation. Under `illegal_action="penalize"` an illegal action is a no-op
-    rewarded `-illegal_penalty`.
+    truncation. An illegal action is a no-op rewarded `-illegal_penalty` (the
+    episode is truncated after `illegal_limit` of them in a row), or raises
+    `IllegalActionError` with `illegal_action="raise"`.
 
     ## Starting State
 

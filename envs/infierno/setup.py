@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from duelo.envs.core.config import ConfigError, build, load_entries, packaged_config, require
+from duelo.envs.core.record import MAX_ROUND_CAP
 
 
 class Category(StrEnum):
@@ -230,8 +231,10 @@ class InfiernoOptions:
         for name in ("partial_concealment_miss", "total_concealment_miss"):
             if not 0 <= getattr(self, name) <= 100:
                 raise ValueError(f"{name} {getattr(self, name)} must be a percentage 0..100")
-        if self.speed < 1 or self.arena < 2 or self.round_cap < 1:
-            raise ValueError("speed, arena and round_cap must be positive (arena >= 2)")
+        if self.speed < 1 or self.arena < 2:
+            raise ValueError("speed and arena must be positive (arena >= 2)")
+        if not 1 <= self.round_cap <= MAX_ROUND_CAP:
+            raise ValueError(f"round_cap {self.round_cap} must lie in 1..{MAX_ROUND_CAP}")
 
 
 @dataclass(frozen=True)
