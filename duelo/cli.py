@@ -227,7 +227,7 @@ def print_systems() -> None:
     for info in SYSTEMS.values():
         ruleset = info.ruleset()
         print(f"{info.id}: {info.game}")
-        print(f"  env id:    {info.env_id}")
+        print(f"  env ids:   {', '.join(info.env_ids)}")
         print(f"  scenarios: {', '.join(info.scenarios) or '-'}")
         print(f"  policies:  {', '.join(policy_names(info.id))}")
         print("  options (--option KEY=VALUE; gym.make(..., options={...})):")

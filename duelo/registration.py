@@ -24,8 +24,19 @@ caps bound a duel to a few thousand decisions), and with `illegal_action="penali
 env's own `illegal_limit` truncates an agent that only repeats illegal actions."""
 
 
-def make_env(system: str, opponent: str | Policy = "random", **kwargs: Any) -> DuelEnv:
-    """Entry point of every duelo env id: the opponent may be given by name."""
+def make_env(
+    system: str,
+    opponent: str | Policy = "random",
+    fixed_options: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> DuelEnv:
+    """Entry point of every duelo env id: the opponent may be given by name, and the
+    options an id fixes (`System.named_variants`) stand under those given to gym.make."""
+    if fixed_options:
+        given = kwargs.get("options") or {}
+        if not isinstance(given, dict):
+            raise TypeError(f"options must be a dict of option values, not {given!r}")
+        kwargs["options"] = {**fixed_options, **given}
     info = SYSTEMS[system]
     return info.env(opponent=make_policy(opponent, system), **kwargs)
 
@@ -33,10 +44,14 @@ def make_env(system: str, opponent: str | Policy = "random", **kwargs: Any) -> D
 def register_envs() -> None:
     """Register every system's env id with Gymnasium (idempotent)."""
     for name, info in SYSTEMS.items():
-        if info.env_id not in gym.registry:
-            gym.register(
-                id=info.env_id,
-                entry_point="duelo.registration:make_env",
-                kwargs={"system": name},
-                max_episode_steps=MAX_EPISODE_STEPS,
-            )
+        for env_id, fixed_options in info.env_ids.items():
+            if env_id not in gym.registry:
+                gym.register(
+                    id=env_id,
+                    entry_point="duelo.registration:make_env",
+                    kwargs={
+                        "system": name,
+                        **({"fixed_options": fixed_options} if fixed_options else {}),
+                    },
+                    max_episode_steps=MAX_EPISODE_STEPS,
+                )

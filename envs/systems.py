@@ -44,10 +44,19 @@ class System:
     """The dataclass of its rules options (the `options` variant): GM rulings and caps."""
     scenario_ids: Callable[[], Iterable[str]] | None = None
     """Reads the ids of the `scenario` variant from the configs (None: no such variant)."""
+    named_variants: tuple[tuple[str, dict[str, Any]], ...] = ()
+    """Variants registered under an id of their own: (name, options they fix)."""
 
     @property
     def env_id(self) -> str:
         return f"duelo/{self.name}-v{self.ruleset.version}"
+
+    @property
+    def env_ids(self) -> dict[str, dict[str, Any]]:
+        """Every env id of the system, with the options each fixes (none for `env_id`)."""
+        version = self.ruleset.version
+        named = {f"duelo/{name}-v{version}": options for name, options in self.named_variants}
+        return {self.env_id: {}, **named}
 
     @property
     def scenarios(self) -> tuple[str, ...]:
@@ -117,6 +126,8 @@ SYSTEMS = {
         ruleset=EsgrimaDuelRuleset,
         env=EsgrimaDuelEnv,
         options=esgrima_setup.EsgrimaOptions,
+        # the seed's own duel (§8.1); the default id plays the symmetric variant
+        named_variants=(("EsgrimaDuelFaithful", {"duel_variant": "faithful"}),),
     ),
 }
 

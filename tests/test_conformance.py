@@ -18,7 +18,7 @@ ENV_IDS = sorted(spec_id for spec_id in gym.registry if spec_id.startswith("duel
 
 
 def test_every_system_is_registered() -> None:
-    assert ENV_IDS == sorted(system.env_id for system in duelo.SYSTEMS.values())
+    assert ENV_IDS == sorted(i for system in duelo.SYSTEMS.values() for i in system.env_ids)
 
 
 @pytest.mark.parametrize("system", duelo.SYSTEMS.values(), ids=lambda system: system.id)

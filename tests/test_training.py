@@ -26,7 +26,7 @@ from duelo.training.settings import TrainSettings, load_settings  # noqa: E402
 
 def short(**changes: object) -> TrainSettings:
     base = TrainSettings(
-        env_id="duelo/Infierno-v0",
+        env_id="duelo/Infierno-v1",
         n_timesteps=4096,
         n_envs=4,
         n_steps=128,
@@ -89,7 +89,7 @@ def test_numpy_brain_equals_the_masked_torch_policy(trained: Path) -> None:
     model = MaskablePPO.load(trained / training.CHECKPOINT, device="cpu")
     with np.load(trained / training.NORMALIZER) as saved:
         mean, var = saved["mean"], saved["var"]
-    env = gym.make("duelo/Infierno-v0", flat_observation=True, opponent="expert")
+    env = gym.make("duelo/Infierno-v1", flat_observation=True, opponent="expert")
     observations, masks = [], []
     obs, info = env.reset(seed=5)
     rng = np.random.default_rng(5)
@@ -190,7 +190,7 @@ def test_bad_env_kwargs_are_refused_when_the_settings_are_read(
 ) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(
-        yaml.safe_dump({"duelo/Infierno-v0": {"env_kwargs": env_kwargs}}), encoding="utf-8"
+        yaml.safe_dump({"duelo/Infierno-v1": {"env_kwargs": env_kwargs}}), encoding="utf-8"
     )
     with pytest.raises(ConfigError, match=f"{path}.*{named}"):
         load_settings(path)

@@ -1,4 +1,4 @@
-"""`duelo/Esgrima-v0` and `duelo/EsgrimaDuel-v0`: the Gymnasium faces of esgrima."""
+"""`duelo/Esgrima-v1` and `duelo/EsgrimaDuel-v0`: the Gymnasium faces of esgrima."""
 
 from __future__ import annotations
 
@@ -104,6 +104,17 @@ class EsgrimaEnv(DuelEnv):
     (§8.3), slow reload and improvised
     throws (§8.4), end-of-combat ammo checks (§8.4, in the narration), flight (§9).
 
+    Readings where the seed is short (each an option where a GM could rule otherwise):
+    - Initiative of PNJs (`npc_initiative`, §10 #8): a PNJ keeps 7.5 against a PJ; two
+      PNJs both roll 2d6 (default), or keep 7.5 with a 1d6 roll-off ("fixed"), or every
+      PNJ rolls ("roll").
+    - Delay (`delay`, §4 step 5): the seed gives Retrasar el turno to the players, so
+      only a PJ may delay (default); "all" lets a PNJ delay too.
+    - Evasion inside a suppressed zone draws no shot: the seed exempts "protecting
+      oneself in some way" (the digest names taking cover only).
+    - Area damage hits a hidden combatant too (digest §8.3: every combatant in the
+      area; hiding only stops attacks, and area damage is not one, §5).
+
     Left out, and why:
     - Delaying to act *before* someone (§4 step 5): with two combatants it is the
       same as the other one delaying, and the seed calls the rule a delay.
@@ -115,6 +126,8 @@ class EsgrimaEnv(DuelEnv):
 
     ## Version History
 
+    - v1: two PNJs both roll initiative; only a PJ delays; Evasion draws no
+      suppressive shot (`npc_initiative`, `delay` options).
     - v0: initial release.
     """
 
@@ -144,8 +157,13 @@ class EsgrimaDuelEnv(DuelEnv):
     decides whose card takes effect. Reposition discards and redraws instead,
     then defends. The opponent's hand and the deck order stay hidden.
 
-    With `options={"duel_variant": "faithful"}` the seed's own duel is played: the
-    learner is the PJ (seat 0) and the PNJ turns over the deck's top card.
+    Not the seed's duel by default: `duelo/EsgrimaDuel-v0` plays the symmetric
+    variant (§8.1 item 14), where both sides hold hands and roll, the better
+    two-seat game for self-play and tournaments: in a neutral matchup the Foco
+    holder's card lands 11/16 of the time. The seed's own duel is
+    `duelo/EsgrimaDuelFaithful-v0` (or `options={"duel_variant": "faithful"}`): the
+    learner is the PJ (seat 0), the PNJ turns over the deck's top card, and one
+    Test of the PJ decides (3/4 for the PJ in a neutral matchup, whoever holds Foco).
 
     ## Action Space
 

@@ -181,8 +181,13 @@ class EsgrimaOptions:
 
     light_reload: Literal["auto", "action"] = "auto"
     """§5, §10 #24: light ranged weapons reload by themselves, or need a Reload Action."""
-    npc_initiative: Literal["fixed", "roll"] = "fixed"
-    """§4, §10 #8: PNJs keep 7.5, or roll 2d6 like PJs (self-play between PNJs)."""
+    npc_initiative: Literal["pair_rolls", "fixed", "roll"] = "pair_rolls"
+    """§4, §10 #8: a PNJ keeps 7.5 against a PJ, and two PNJs both roll 2d6 (digest);
+    every PNJ keeps 7.5, two of them ordered by a 1d6 roll-off ("fixed"); or every PNJ
+    rolls 2d6 like a PJ ("roll")."""
+    delay: Literal["pj", "all"] = "pj"
+    """§4 step 5: the seed gives Retrasar el turno to the players (PJ); "all" lets a PNJ
+    delay too."""
     duel_variant: Literal["symmetric", "faithful"] = "symmetric"
     """§8.1: both sides hold hands (item 14), or the PNJ plays the deck's top card."""
     duel_end: Literal["ko", "first_blood"] = "ko"

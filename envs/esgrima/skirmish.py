@@ -47,7 +47,7 @@ from duelo.envs.esgrima.skirmish_state import (
     reach,
 )
 
-_HEAVY = Armour.HEAVY  # bound once: read on every mask
+_HEAVY, _PJ = Armour.HEAVY, Role.PJ  # bound once: read on every mask
 _LIGHT_MELEE = WeaponClass.LIGHT_MELEE
 
 DELAY_EPSILON = 0.01
@@ -70,7 +70,7 @@ class EsgrimaSkirmishRuleset:
     """
 
     system = "esgrima"
-    version = 0
+    version = 1
     actions = SkirmishAction
     observation_spec = OBSERVATION_SPEC
 
@@ -116,7 +116,7 @@ class EsgrimaSkirmishRuleset:
             BANDS[band(state.distance())],
         )
         for seat, fighter in enumerate(fighters):
-            fixed = fighter.character.role == Role.PNJ and self.options.npc_initiative == "fixed"
+            fixed = self._keeps_pnj_initiative(fighter.character, fighters[1 - seat].character)
             fighter.initiative, note = roll_initiative(dice, fighter.name, fixed)
             state.say(seat, "Initiative: {}", note)
         first, notes = first_by_initiative(dice, (fighters[0].initiative, fighters[1].initiative))
@@ -178,7 +178,8 @@ class EsgrimaSkirmishRuleset:
             True,  # SURRENDER
             state.actions_left == ACTIONS_PER_TURN  # DELAY
             and state.turn_index == 0
-            and state.delayed_round != state.round,
+            and state.delayed_round != state.round
+            and (me.character.role == _PJ or self.options.delay == "all"),
             interact and distance > 0 and _open(state, me.zone, toward),  # INTERACT_BLOCK
         ]
         return mask
@@ -216,6 +217,14 @@ class EsgrimaSkirmishRuleset:
                 self._end_turn(state, dice)
 
     observe = staticmethod(observe)
+
+    def _keeps_pnj_initiative(self, character: Character, other: Character) -> bool:
+        """Seed (Establecer la iniciativa): a PNJ has a fixed 7.5; two PNJs would always
+        tie, so by default both roll 2d6 (digest §10 #8, option `npc_initiative`)."""
+        if character.role != Role.PNJ:
+            return False
+        mode = self.options.npc_initiative
+        return mode == "fixed" or (mode == "pair_rolls" and other.role == Role.PJ)
 
     # --- rounds and turns ---------------------------------------------------------
 

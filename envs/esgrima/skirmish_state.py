@@ -66,8 +66,10 @@ QUIET = frozenset(
 )
 """Actions that do not draw attention, so a hidden combatant stays hidden (ASSUMPTION:
 the seed names Move, Attack and Spell, and 'any other attention-drawing Action')."""
-UNSUPPRESSED = frozenset({SkirmishAction.HIDE, SkirmishAction.TAKE_COVER})
-"""Inside a suppressed zone, these (and leaving it) draw no shot (seed: Fuego de supresión)."""
+UNSUPPRESSED = frozenset({SkirmishAction.HIDE, SkirmishAction.TAKE_COVER, SkirmishAction.EVADE})
+"""Inside a suppressed zone, these (and leaving it) draw no shot. Seed (Fuego de supresión):
+"salir de esa zona, ocultarse o protegerse de algún modo"; Evasión is a way of protecting
+oneself (the digest, §8.2, names taking cover only)."""
 BANDS = ("adjacent", "near", "far")
 
 

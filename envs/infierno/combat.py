@@ -63,8 +63,11 @@ def strength_share(str_mod: int, share: StrShare) -> int:
     return str_mod * 3 // 2 if share == StrShare.ONE_AND_HALF else str_mod // 2
 
 
-def range_penalty(weapon: Weapon, distance: int) -> int:
-    """-2 per full increment, the first including its end point (digest §6)."""
+def range_penalty(weapon: Weapon, distance: int, reading: str = "digest") -> int:
+    """-2 per full increment (seed). The digest's reading (§6, default): the first
+    increment includes its end point; the literal one: -2 at exactly one increment."""
+    if reading == "literal":
+        return -2 * (distance // weapon.increment)
     return -2 * ((distance + weapon.increment - 1) // weapon.increment - 1)
 
 
@@ -87,7 +90,7 @@ def attack_modifier(state: DuelState, attack: Attack) -> tuple[int, str]:
         bonus = character.melee_attack
     else:
         bonus = character.ranged_attack
-        penalty = range_penalty(attack.weapon, state.distance)
+        penalty = range_penalty(attack.weapon, state.distance, state.options.range_increments)
         if penalty:
             notes.append(f"range {penalty:+d}")
             bonus += penalty
@@ -298,6 +301,9 @@ def resolve_attack(state: DuelState, attack: Attack, dice: Dice) -> None:
             item.ammo -= 1  # spent hit or miss, jammed or not (§5, §7 ASSUMPTION)
         if attack.mode == AttackMode.THROWN:
             item.place = Place.THROWN_AWAY  # §5: the weapon leaves the hand
+            off = attacker.off
+            if off is not None:  # seed: any weapon in hand can attack; the other hand leads now
+                off.place = Place.MAIN_HAND
     bonus, bonus_notes = attack_modifier(state, attack)
     defense, defense_notes = current_defense(state, attack)
     attacker.feint_turns = 0  # the feint is spent on the next attack (§5)

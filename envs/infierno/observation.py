@@ -75,6 +75,14 @@ OBSERVATION_SPEC = ObservationSpec(
             (2,),
             SIDES,
         ),
+        ObsKey(
+            "initiative_rolled",
+            "1 once the initiative is rolled [self, opponent] (a total may be 0)",
+            0,
+            1,
+            (2,),
+            SIDES,
+        ),
         ObsKey("acts_first", "1 if this seat acts first each round", 0, 1),
         ObsKey("hp", "lethal hit points left [self, opponent], floored at 0", 0, 999, (2,), SIDES),
         ObsKey("hp_max", "maximum hit points [self, opponent]", 0, 999, (2,), SIDES),
@@ -132,7 +140,7 @@ OBSERVATION_SPEC = ObservationSpec(
         ),
         ObsKey(
             "holstered",
-            "primary and secondary weapon still holstered",
+            "primary and secondary weapon still holstered (the opponent's: those it has drawn)",
             0,
             1,
             (2, 2),
@@ -140,7 +148,8 @@ OBSERVATION_SPEC = ObservationSpec(
         ),
         ObsKey(
             "loadout",
-            "primary and secondary weapon features wherever they are (a duelist's guns show)",
+            "primary and secondary weapon features wherever they are: all one's own, and the "
+            "opponent's it has drawn (a weapon never drawn stays hidden)",
             -99,
             999,
             (2, 2, len(WEAPON_FEATURES)),
@@ -164,13 +173,15 @@ def observe(state: DuelState, seat: int, round_cap: int) -> np.ndarray:
     once and reused, and each fighter's weapons are walked once.
     """
     me, them = state.fighters[seat], state.fighters[1 - seat]
-    my_hands, my_holsters, my_loadout = _carried(me)
-    their_hands, their_holsters, their_loadout = _carried(them)
+    my_hands, my_holsters, my_loadout = _carried(me, own=True)
+    their_hands, their_holsters, their_loadout = _carried(them, own=False)
     my_block, their_block = _constant(me.character), _constant(them.character)
     phase = None if state.result is not None else state.phase  # a finished duel has none
     head = [
         me.initiative or 0.0,
         them.initiative or 0.0,
+        me.initiative is not None,
+        them.initiative is not None,
         state.order[0] == seat,
         max(me.hp, 0),
         max(them.hp, 0),
@@ -241,15 +252,17 @@ class _Constant:
     """The `_FEATS` flags, which never change."""
 
 
-def _carried(fighter: Fighter) -> tuple[tuple[bytes, bytes], list[bool], bytes]:
+def _carried(fighter: Fighter, own: bool) -> tuple[tuple[bytes, bytes], list[bool], bytes]:
     """One walk over the carried weapons: the main and off hand's rows, the two
-    holsters, and the primary and secondary weapon's rows (the loadout)."""
+    holsters, and the primary and secondary weapon's rows (the loadout). Of the
+    opponent's (`own` False), only weapons it has drawn show (digest §12: the opponent's
+    weapon in hand; what it never drew, a derringer in a boot, stays hidden)."""
     main = off = None
     holstered = [False, False]
     loadout = [NO_WEAPON, NO_WEAPON]
     for slot, item in enumerate(fighter.carried):
         place = item.place
-        if place == _THROWN_AWAY:
+        if place == _THROWN_AWAY or not (own or item.shown):
             continue  # neither in a hand nor shown in the loadout
         row = _weapon(item)
         if slot < 2:

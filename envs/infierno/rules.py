@@ -144,7 +144,7 @@ class InfiernoRuleset:
     """
 
     system = "infierno"
-    version = 0
+    version = 1
     actions = Action
     observation_spec = OBSERVATION_SPEC
 
@@ -254,7 +254,7 @@ class InfiernoRuleset:
             for w in character.weapons
         ]
         if self.scenario.drawn[seat] and carried:
-            carried[0].place = Place.MAIN_HAND
+            carried[0].draw(Place.MAIN_HAND)
         name = seat_names(*(c.name for c in self.characters))[seat]
         return Fighter(
             character=character,
@@ -439,9 +439,11 @@ class InfiernoRuleset:
     def _honour(self, state: DuelState, seat: int, action: Action, dice: Dice) -> None:
         """Seed DUELOS: settled if both let it go, repeated if one's honour is at stake."""
         state.honour_choices[seat] = action
-        state.say(seat, "{} chooses to {}", state.fighters[seat].name, action.name.lower())
         if len(state.honour_choices) < 2:
-            return
+            return  # told when both are in: the second must not hear the first (seed DUELOS)
+        for chooser in state.order:
+            choice = state.honour_choices[chooser].name.lower()
+            state.say(chooser, "{} chooses to {}", state.fighters[chooser].name, choice)
         if all(choice == Action.SETTLE for choice in state.honour_choices.values()):
             self._finish(state, Outcome(None, "duel settled by agreement"))
         else:
@@ -457,7 +459,7 @@ class InfiernoRuleset:
                 item.ammo = item.weapon.capacity
                 item.jammed = False
             if self.scenario.drawn[seat] and fighter.carried:
-                fighter.carried[0].place = Place.MAIN_HAND
+                fighter.carried[0].draw(Place.MAIN_HAND)
             fighter.has_acted = False
             fighter.stunned = fighter.prone = fighter.cover = False
             fighter.feint_turns = 0
@@ -625,7 +627,7 @@ class InfiernoRuleset:
             self._run_attacks(state, dice)
         elif action in (Action.DRAW_PRIMARY, Action.DRAW_SECONDARY):
             item = fighter.carried[0 if action == Action.DRAW_PRIMARY else 1]
-            item.place = Place.MAIN_HAND if fighter.main is None else Place.OFF_HAND
+            item.draw(Place.MAIN_HAND if fighter.main is None else Place.OFF_HAND)
             state.say(seat, "{} draws the {}", fighter.name, item.weapon.name)
         elif action == Action.HOLSTER_MAIN:
             main = fighter.main

@@ -221,6 +221,9 @@ class InfiernoOptions:
     """§6: squares per move action (9 m)."""
     arena: int = 40
     """§6: arena length in squares; retreating past it is flight."""
+    range_increments: Literal["digest", "literal"] = "digest"
+    """§6: "each full increment gives -2": the first increment including its end point
+    (digest), or literally, -2 already at exactly one increment (the formal duel's 15 m)."""
     round_cap: int = 20
     """§9: rounds before the duel is truncated as a draw."""
 

@@ -83,6 +83,14 @@ class Carried:
     place: Place = Place.HOLSTERED
     ammo: int = 0
     jammed: bool = False
+    shown: bool = False
+    """It has been out of the holster: the opponent has seen it (a holstered weapon it
+    never drew stays hidden, the derringer above all)."""
+
+    def draw(self, place: Place) -> None:
+        """Take it into a hand (drawn, or in hand when the scenario opens)."""
+        self.place = place
+        self.shown = True
 
 
 @dataclass

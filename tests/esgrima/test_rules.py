@@ -261,3 +261,54 @@ def test_block_closes_the_way_toward_the_opponent() -> None:
     mask = fight.ruleset.legal_actions(fight.state, 1)
     assert not mask[A.MOVE_TOWARD] and not mask[A.RELOCATE_NEAR]  # ...and no further
     assert fight.field(1, "blocked", "boundary1") == 1
+
+
+# --- findings of the rules review (issue 13) ------------------------------------------
+
+
+def test_two_pnjs_both_roll_initiative_by_default() -> None:
+    """Digest §10 #8: two PNJs would both keep 7.5 and always tie, so both roll 2d6; with
+    npc_initiative "fixed" they keep 7.5 and a 1d6 roll-off orders them."""
+    fight = skirmish(pnj(), pnj(), layout((1, 2)), [2, 3, 6, 5])  # 5 vs 11
+    assert [f.initiative for f in fight.state.fighters] == [5, 11] and fight.seat == 1
+    fixed = skirmish(pnj(), pnj(), layout((1, 2)), [2, 3], npc_initiative="fixed")
+    assert [f.initiative for f in fixed.state.fighters] == [7.5, 7.5] and fixed.seat == 1
+    # a PNJ against a PJ keeps its 7.5 either way
+    mixed = skirmish(pj(), pnj(), layout((1, 2)), [6, 6])
+    assert [f.initiative for f in mixed.state.fighters] == [12, 7.5]
+
+
+def test_only_a_pj_delays_by_default() -> None:
+    """Seed (Retrasar el turno): "Los jugadores pueden retrasar su turno"."""
+    fight = skirmish(pj(), pnj(), layout((1, 2)), [1, 1])  # the PJ (2) acts after 7.5
+    assert fight.seat == 1 and not fight.mask()[A.DELAY]
+    fight = skirmish(pj(), pnj(), layout((1, 2)), [1, 1], delay="all")
+    assert fight.mask()[A.DELAY]
+
+
+def test_evading_inside_a_suppressed_zone_draws_no_shot() -> None:
+    """Seed (Fuego de supresión): no shot at an enemy that leaves, hides "o se protege de
+    algún modo"; Evasión protects."""
+    fight = skirmish(pj(weapons=("pistol",)), pnj(), layout((1, 2)), [6, 6])
+    fight.act(A.SUPPRESSIVE_FIRE)
+    fight.act(A.PASS)
+    fight.act(A.EVADE)  # no die is rolled: no shot
+    assert "suppressive fire answers" not in fight.log()
+
+
+def test_area_damage_hits_a_hidden_combatant() -> None:
+    """Digest §8.3: every combatant in the area takes 1 PG; hiding stops attacks only."""
+    where = layout((1, 2), TerrainObject(1, interact=True), TerrainObject(2, hide=True))
+    fight = skirmish(pj(talento=5), pnj(), where, [1, 1])  # the PNJ (7.5) acts first
+    fight.act(A.HIDE, 1, 6)
+    fight.act(A.PASS)
+    fight.act(A.INTERACT_AREA, 1)  # Talento 5 with Disadvantage: 1d6 1 succeeds
+    assert fight.state.fighters[1].hidden and fight.state.fighters[1].body.pg == 4
+
+
+def test_the_seeds_own_duel_has_its_own_id() -> None:
+    env = gym.make("duelo/EsgrimaDuelFaithful-v0")
+    _, info = env.reset(seed=1)
+    assert env.unwrapped.ruleset.options.duel_variant == "faithful" and info["seat"] == 0
+    env = gym.make("duelo/EsgrimaDuelFaithful-v0", options={"duel_end": "first_blood"})
+    assert env.unwrapped.ruleset.options.duel_variant == "faithful"

@@ -340,3 +340,70 @@ def test_round_cap_truncates_as_a_draw() -> None:
         duel.act(Action.END_TURN)
     outcome = duel.state.result
     assert outcome is not None and outcome.truncated and outcome.winner is None
+
+
+# --- findings of the rules review (issue 13) ------------------------------------------
+
+
+def test_the_off_hand_weapon_leads_once_the_main_hand_one_is_thrown() -> None:
+    """Seed (TIPOS DE ACCIONES, ataque): any weapon in hand can attack. A knife thrown from
+    the main hand leaves the bottle in the off hand usable (it was stuck there before)."""
+    duel = scripted_duel(
+        character("brawler"), character("gunfighter"), scenario(2, drawn=(True, False)), [15, 5]
+    )
+    duel.act(Action.DRAW_SECONDARY)  # the bottle into the off hand
+    duel.act(Action.THROW_MAIN, 2)  # the knife misses: d20 2
+    brawler = duel.state.fighters[0]
+    assert brawler.main is not None and brawler.main.weapon.id == "bottle"
+    duel.act(Action.END_TURN)
+    duel.act(Action.END_TURN)
+    mask = duel.mask()
+    assert mask[Action.THROW_MAIN] and mask[Action.HOLSTER_MAIN]
+
+
+def test_the_opponents_hidden_weapon_shows_only_once_drawn() -> None:
+    """Digest §12: of the opponent, the weapon in hand is observed; its holstered hideout
+    gun (the derringer) is not, until it has been drawn."""
+    artist = character("quick_draw_artist")  # revolver and derringer, Quick Draw
+    duel = scripted_duel(character("gunfighter"), artist, scenario(10), [5, 15])
+    assert duel.seat == 1
+    gunfighter_sees = duel.field(0, "loadout", "opponent.secondary.present")
+    assert gunfighter_sees == 0 and duel.field(0, "holstered", "opponent.secondary") == 0
+    assert duel.field(1, "loadout", "self.secondary.present") == 1  # its own, it knows
+    duel.act(Action.DRAW_SECONDARY)  # free with Quick Draw
+    assert duel.field(0, "loadout", "opponent.secondary.present") == 1
+    assert duel.field(0, "loadout", "opponent.primary.present") == 0  # the revolver: not yet
+
+
+def test_honour_choices_are_told_when_both_are_in() -> None:
+    """Seed DUELOS: each duelist decides whether honour is at stake; the second to answer
+    must not hear the first's answer in the narration."""
+    duel = formal([10, 10, 15, 5], a="gunfighter", b="gunfighter")
+    both_miss_round(duel)
+    duel.act(Action.INSIST)
+    assert "chooses to" not in duel.log()
+    duel.act(Action.SETTLE, 12, 12, 3, 18)
+    assert "Gunfighter (A) chooses to insist" in duel.log()
+
+
+@pytest.mark.parametrize(("reading", "penalty"), [("digest", "+5"), ("literal", "+3")])
+def test_the_range_penalty_at_exactly_one_increment_is_an_option(
+    reading: str, penalty: str
+) -> None:
+    """Digest §6: "each full increment gives -2"; at 15 m, exactly one revolver increment,
+    the digest's reading has no penalty, the literal one -2 (0.80 -> 0.70 against a
+    flat-footed Defense 10)."""
+    duel = gunfighters(distance=10, range_increments=reading)
+    duel.act(Action.DRAW_PRIMARY)
+    duel.act(Action.ATTACK_MAIN, 2)  # a plain miss, to read the modifier
+    assert f"d20 2 {penalty} = " in duel.log()
+
+
+def test_initiative_rolled_tells_a_zero_total_from_no_roll() -> None:
+    """An initiative total of 0 (d20 1 - 1 here) is a roll; before the roll the key says so."""
+    weak = character("gunfighter", init_bonus=-1)
+    duel = scripted_duel(weak, weak, scenario(10), [1, 20])
+    assert duel.field(0, "initiative", "self") == 0
+    assert duel.field(0, "initiative_rolled", "self") == 1
+    ambush = scripted_duel(character("johny"), character("guard"), scenario(1, surprise="A"), [8])
+    assert ambush.field(0, "initiative_rolled", "opponent") == 0  # the surprised side
