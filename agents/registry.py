@@ -34,6 +34,12 @@ def policy_names(system: str) -> list[str]:
     return [f"{system}:{name}" for name in own]
 
 
+def is_imported(name: str) -> bool:
+    """Whether `name` names a policy class from someone's module ("package.module:Class")."""
+    prefix, _, _ = name.rpartition(":")
+    return bool(prefix) and prefix != "brain" and prefix not in SYSTEM_NPCS
+
+
 def make_policy(name: str | Policy, system: str) -> Policy:
     """A policy from its name (a `Policy` passes through unchanged)."""
     if not isinstance(name, str):
@@ -41,7 +47,7 @@ def make_policy(name: str | Policy, system: str) -> Policy:
     if name.startswith("brain:"):
         return load_brain(name.removeprefix("brain:"), system)
     prefix, _, short = name.rpartition(":")
-    if prefix and prefix not in SYSTEM_NPCS:
+    if is_imported(name):
         return _imported(prefix, short)
     if prefix and prefix != system:
         raise ValueError(f"policy {name!r} is for system {prefix!r}, not {system!r}")

@@ -12,22 +12,26 @@ duels are kept, a half-written last line is dropped, and the rest is played.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import multiprocessing
 import signal
+import warnings
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
-from duelo.agents.registry import make_policy
+from duelo.agents.registry import is_imported, make_policy
 from duelo.envs.core.policy import Policy
+from duelo.envs.core.referee import summary
 from duelo.envs.core.runner import play_duel
+from duelo.evaluation.sandbox import SandboxedPolicy
 from duelo.registration import system
 
 RESULTS_FILE = "results.jsonl"
@@ -110,18 +114,29 @@ def scheduled(spec: TournamentSpec) -> int:
     return pairings * spec.duels
 
 
-def _policy(name: str, system_name: str) -> Policy:
+def _policy(name: str, system_name: str, time_limit: float | None) -> Policy:
     """A fresh policy for each duel, so none carries state from one duel into the next
     (results must not depend on which worker played what before); brains, which keep
-    none, are loaded once per worker."""
+    none, are loaded once per worker; a policy from someone else's module
+    (`module:Class`) plays in a process of its own, which a hung move or an exit cannot
+    take down with the tournament, and starts each duel as a fresh instance."""
     if name.startswith("brain:"):
         return _brain(name, system_name)
+    if is_imported(name):
+        sandboxed = _sandboxed(name, system_name, time_limit)
+        sandboxed.new_duel()
+        return sandboxed
     return make_policy(name, system_name)
 
 
 @lru_cache(maxsize=64)
 def _brain(name: str, system_name: str) -> Policy:
     return make_policy(name, system_name)
+
+
+@lru_cache(maxsize=16)
+def _sandboxed(name: str, system_name: str, time_limit: float | None) -> SandboxedPolicy:
+    return SandboxedPolicy(name, system_name, time_limit)
 
 
 @lru_cache(maxsize=16)
@@ -133,7 +148,7 @@ def _ruleset(system_name: str, variant_json: str) -> Any:
 def run_job(job: DuelJob) -> dict[str, Any]:
     """Play one scheduled duel and return its record."""
     ruleset = _ruleset(job.system, json.dumps(job.variant, sort_keys=True))
-    a, b = _policy(job.a, job.system), _policy(job.b, job.system)
+    a, b = (_policy(name, job.system, job.move_time_limit) for name in (job.a, job.b))
     seated = (a, b) if job.seat_of_a == 0 else (b, a)
     result = play_duel(ruleset, seated, job.seed, job.move_time_limit)
     seat_of = {job.seat_of_a: "a", 1 - job.seat_of_a: "b"}
@@ -163,6 +178,72 @@ def _leave_interrupts_to_the_parent() -> None:
 
 def record_key(record: dict[str, Any]) -> tuple[str, str, int, int]:
     return (record["a"], record["b"], record["game"], record["seat_of_a"])
+
+
+RECORD_TYPES: dict[str, tuple[type, ...]] = {
+    "system": (str,),
+    "version": (int,),
+    "variant": (dict,),
+    "a": (str,),
+    "b": (str,),
+    "game": (int,),
+    "seat_of_a": (int,),
+    "seed": (int,),
+    "winner": (str, type(None)),
+    "reason": (str,),
+    "truncated": (bool,),
+    "forfeit": (str, type(None)),
+    "decisions": (int,),
+    "rounds": (int,),
+}
+"""Every field of a duel's record, and the types it may take."""
+
+
+def checked_records(path: Path, records: list[Any], spec: TournamentSpec) -> list[dict[str, Any]]:
+    """The records of `path` that belong to `spec`'s tournament, each checked; a record
+    of another tournament (system, env version, variant, pairing, game or seed), a
+    malformed one or two different records of one duel are refused naming the line;
+    an exact repeat is dropped with a warning."""
+    version = system(spec.system).ruleset.version
+    pairings = set(combinations(spec.policies, 2))
+    variant = json.loads(json.dumps(spec.variant))  # as a record stores it
+    seen: dict[tuple[str, str, int, int], tuple[int, dict[str, Any]]] = {}
+    kept = []
+    for number, record in enumerate(records, start=1):
+        where = f"{path}: line {number}"
+        if not isinstance(record, dict) or set(record) != set(RECORD_TYPES):
+            raise ValueError(f"{where} is not a duel record: {summary(repr(record))}")
+        for name, types in RECORD_TYPES.items():
+            value = record[name]
+            if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+                raise ValueError(f"{where}: {name} is {summary(repr(value))}")
+        if record["winner"] not in ("a", "b", None) or record["forfeit"] not in ("a", "b", None):
+            raise ValueError(f"{where}: winner and forfeit must be 'a', 'b' or null")
+        ours = (
+            record["system"] == spec.system
+            and record["version"] == version
+            and record["variant"] == variant
+            and (record["a"], record["b"]) in pairings
+            and 0 <= record["game"] < spec.duels // 2
+            and record["seat_of_a"] in (0, 1)
+            and record["seed"]
+            == duel_seed(spec.seed, spec.system, record["a"], record["b"], record["game"])
+        )
+        if not ours:
+            raise ValueError(
+                f"{where} is a duel of another tournament (system, env version, variant, "
+                "policies, game or seed differ from this one's)"
+            )
+        key = record_key(record)
+        if key in seen:
+            first, earlier = seen[key]
+            if earlier != record:
+                raise ValueError(f"{where} contradicts line {first}: two results of one duel")
+            warnings.warn(f"{where} repeats line {first}: dropped", stacklevel=2)
+            continue
+        seen[key] = (number, record)
+        kept.append(record)
+    return kept
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
@@ -211,19 +292,47 @@ def run_tournament(
             f"{spec_path} describes another tournament (system, policies, duels, seed "
             "or variant differ); resume it with the same settings or choose another --out"
         )
-    records = read_records(results_path)
-    done = {record_key(r) for r in records}
-    jobs = (job for job in schedule(spec) if job.key not in done)
-    total = scheduled(spec)
-    if progress:
-        progress(len(records), total)
-    stream = None
+    stream = _locked(results_path, "a") if results_path.exists() else None
+    return _play(spec, results_path, spec_path, spec_json, stream, workers, progress)
+
+
+def _locked(path: Path, mode: str) -> TextIO:
+    """`path` opened for appending and locked: a second run writing one folder is refused
+    (the lock goes with the process, so a killed run leaves none behind)."""
+    stream = path.open(mode, encoding="utf-8")
     try:
+        fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        stream.close()
+        raise FileExistsError(
+            f"{path} is being written by another run: wait for it, or choose another --out"
+        ) from None
+    return stream
+
+
+def _play(
+    spec: TournamentSpec,
+    results_path: Path,
+    spec_path: Path,
+    spec_json: str,
+    stream: TextIO | None,
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+) -> list[dict[str, Any]]:
+    """Check the records already there, play the rest, append each as it comes; the
+    stream (the locked results file, or None until the first duel) is closed at the end."""
+    try:
+        records = checked_records(results_path, read_records(results_path), spec)
+        done = {record_key(r) for r in records}
+        jobs = (job for job in schedule(spec) if job.key not in done)
+        total = scheduled(spec)
+        if progress:
+            progress(len(records), total)
         for record in _results(jobs, total - len(records), workers):
             if stream is None:  # the first duel is played: now the folder is made
-                out.mkdir(parents=True, exist_ok=True)
+                results_path.parent.mkdir(parents=True, exist_ok=True)
+                stream = _locked(results_path, "x")  # "x": refused if another run made it
                 spec_path.write_text(spec_json, encoding="utf-8")
-                stream = results_path.open("a", encoding="utf-8")
             stream.write(json.dumps(record, sort_keys=True) + "\n")
             stream.flush()
             records.append(record)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import json
 import time
 from pathlib import Path
 
@@ -137,7 +139,7 @@ def test_one_and_two_workers_agree(tmp_path: Path) -> None:
     [
         ("tests.test_tournament:Crasher", "raised RuntimeError: boom"),
         ("tests.test_tournament:Cheater", "chose illegal action"),
-        ("tests.test_tournament:Sleeper", "for a move (limit 0.005 s)"),
+        ("tests.test_tournament:Sleeper", "0.005 s for a move"),
     ],
 )
 def test_faulty_policies_forfeit_with_the_reason(tmp_path: Path, policy: str, why: str) -> None:
@@ -201,3 +203,76 @@ def test_the_tournament_plays_infierno_with_and_without_prone() -> None:
         duels = [play_duel(ruleset, experts, seed) for seed in range(300)]
         rounds[allow_prone] = sum(duel.state.round for duel in duels) / len(duels)
     assert rounds[True] > rounds[False] + 0.5
+
+
+# --- results folders that were tampered with (issue 12) -------------------------------
+
+
+def _half_run(tmp_path: Path) -> Path:
+    """A run stopped after 10 of its 60 duels; the path of its results."""
+
+    def stop(done: int, total: int) -> None:
+        if done == 10:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(spec(), tmp_path, progress=stop)
+    return tmp_path / RESULTS_FILE
+
+
+def test_a_repeated_record_is_dropped_with_a_warning(tmp_path: Path) -> None:
+    full = run_tournament(spec(), tmp_path / "full")
+    path = _half_run(tmp_path / "cut")
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join([*lines, lines[3]]), encoding="utf-8")
+    with pytest.warns(UserWarning, match="line 11 repeats line 4: dropped"):
+        resumed = run_tournament(spec(), tmp_path / "cut", resume=True)
+    assert render(build_report(resumed, list(POLICIES))) == render(
+        build_report(full, list(POLICIES))
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{}", "line 11 is not a duel record"),
+        ("[1, 2]", "line 11 is not a duel record"),
+        ("null", "line 11 is not a duel record"),
+        ("DROP winner", "line 11 is not a duel record"),
+        ("SET winner 7", "line 11: winner is 7"),
+        ("SET seed 12345", "line 11 is a duel of another tournament"),
+        ("SET system 'esgrima'", "line 11 is a duel of another tournament"),
+        ("SET version 99", "line 11 is a duel of another tournament"),
+        ("FLIP winner", "line 11 contradicts line 1"),
+    ],
+)
+def test_foreign_or_malformed_records_are_refused_before_any_duel(
+    tmp_path: Path, line: str, message: str
+) -> None:
+    path = _half_run(tmp_path)
+    first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+    if line == "DROP winner":
+        del first["winner"]
+        line = json.dumps(first)
+    elif line == "FLIP winner":  # the same duel, another result
+        first["winner"] = {"a": "b", "b": "a", None: "a"}[first["winner"]]
+        line = json.dumps(first)
+    elif line.startswith("SET "):
+        _, key, value = line.split(" ", 2)
+        first[key] = json.loads(value.replace("'", '"'))
+        line = json.dumps(first)
+    with path.open("a", encoding="utf-8") as stream:
+        stream.write(line + "\n")
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match=message):
+        run_tournament(spec(), tmp_path, resume=True)
+    assert path.read_bytes() == before  # no duel was played
+
+
+def test_a_second_writer_is_refused(tmp_path: Path) -> None:
+    path = _half_run(tmp_path)
+    with path.open("a") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # another run, writing
+        with pytest.raises(FileExistsError, match="being written by another run"):
+            run_tournament(spec(), tmp_path, resume=True)
+    assert len(run_tournament(spec(), tmp_path, resume=True)) == 60  # released: it resumes

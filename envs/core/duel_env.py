@@ -15,6 +15,7 @@ import numpy as np
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.record import Outcome
+from duelo.envs.core.referee import PolicyFault, ask, summary
 from duelo.envs.core.ruleset import IllegalActionError, Ruleset, check_legal
 from duelo.envs.core.spaces import dict_space, flat_space
 
@@ -59,8 +60,12 @@ class DuelEnv(gym.Env):
     penalised illegal step. Each key keeps one type, so vector envs can stack them.
 
     The dice roll from a stream of their own, seeded from `np_random` whenever
-    that is (re)seeded, so the same seed replays the same duels, and the dice do
-    not shift with the randomness the opponent draws from `np_random`.
+    that is (re)seeded, so the same seed replays the same duels. The opponent
+    gets a generator of its own, seeded through a `SeedSequence` at the same
+    moment, and a copy of its mask: it can reach neither the dice, nor the
+    learner's draws, nor the engine's mask. An opponent that raises, exits,
+    answers with anything but a legal action number forfeits: the learner wins,
+    and `info["outcome"]` says why (`referee.ask`).
 
     A duel that the opponent ends before the learner's first decision (a kill in
     a surprise round, a surrender) is discarded at reset and a new one dealt from
@@ -116,8 +121,9 @@ class DuelEnv(gym.Env):
         )
         self.state: Any = None
         self.dice: GeneratorDice | None = None
+        self._opponent_rng: np.random.Generator | None = None
         self._dice_source: np.random.Generator | None = None
-        """The `np_random` that seeded `dice`."""
+        """The `np_random` that seeded `dice` and the opponent's generator."""
         self.seat = 0
         self.result: Outcome | None = None
         self._mask: np.ndarray | None = None
@@ -132,6 +138,8 @@ class DuelEnv(gym.Env):
         if self._dice_source is not self.np_random:  # newly seeded (or replaced)
             self._dice_source = self.np_random
             self.dice = GeneratorDice(int(self.np_random.integers(2**63)))
+            opponent_seed = np.random.SeedSequence(int(self.np_random.integers(2**63)))
+            self._opponent_rng = np.random.default_rng(opponent_seed)
         self.seat = (
             self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
         )
@@ -201,8 +209,12 @@ class DuelEnv(gym.Env):
         while ruleset.to_act(state) == opponent_seat:
             mask = ruleset.legal_actions(state, opponent_seat)
             observation = self.observation_spec.view(ruleset.observe(state, opponent_seat))
-            action = int(self.opponent.act(observation, mask, self.np_random))
-            check_legal(ruleset, state, opponent_seat, action, mask)
+            try:
+                action = ask(self.opponent, observation, mask, self._opponent_rng)
+            except PolicyFault as fault:
+                reason = f"the opponent {self.opponent.name!r} forfeits: its policy {fault}"
+                state.finish(Outcome(self.seat, summary(reason)))
+                return
             ruleset.apply(state, opponent_seat, action, self.dice)
 
     def _observation(self) -> Any:

@@ -5,13 +5,13 @@ One integer seed fixes the duel: it is split (numpy SeedSequence) into a dice
 stream and one stream per seat, so the dice do not depend on how much
 randomness the policies consume, and a duel replays exactly from its seed.
 
-A policy that raises, returns an illegal action or exceeds the per-move time
-limit forfeits the duel; the outcome says why.
+A policy asked through `referee.ask` gets a copy of the mask and its seat's own
+generator; one that raises, exits, returns an illegal action or exceeds the
+per-move time limit forfeits the duel, and the outcome says why.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ import numpy as np
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.record import Outcome
+from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import Ruleset
 
 
@@ -58,24 +59,12 @@ def play_duel(
     state = ruleset.new_duel(dice)
     decisions = 0
     while (seat := ruleset.to_act(state)) is not None:
-        policy = policies[seat]
         mask = ruleset.legal_actions(state, seat)
         observation = ruleset.observation_spec.view(ruleset.observe(state, seat))
-        started = time.perf_counter()
         try:
-            action = int(policy.act(observation, mask, rngs[seat]))
-        except Exception as error:  # a broken brain loses the duel, not the tournament
-            return _forfeit(state, decisions, seat, f"raised {type(error).__name__}: {error}")
-        elapsed = time.perf_counter() - started
-        if move_time_limit is not None and elapsed > move_time_limit:
-            return _forfeit(
-                state,
-                decisions,
-                seat,
-                f"took {elapsed:.3f} s for a move (limit {move_time_limit} s)",
-            )
-        if not (0 <= action < len(mask)) or not mask[action]:
-            return _forfeit(state, decisions, seat, f"chose illegal action {action}")
+            action = ask(policies[seat], observation, mask, rngs[seat], move_time_limit)
+        except PolicyFault as fault:  # a broken policy loses the duel, not the tournament
+            return _forfeit(state, decisions, seat, str(fault))
         ruleset.apply(state, seat, action, dice)
         decisions += 1
     outcome = state.result
@@ -86,4 +75,5 @@ def play_duel(
 
 def _forfeit(state: Any, decisions: int, seat: int, why: str) -> DuelResult:
     outcome = Outcome(1 - seat, f"side {'AB'[seat]} forfeits: its policy {why}")
+    state.finish(outcome)
     return DuelResult(outcome, decisions, state, forfeit=seat)
