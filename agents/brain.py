@@ -17,6 +17,8 @@ stable-baselines3 policy's masked deterministic action, without torch.
 from __future__ import annotations
 
 import json
+import math
+import stat
 import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -27,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from duelo.envs.core.observation import ObservationSpec
+from duelo.envs.core.referee import summary
 from duelo.envs.systems import SYSTEMS
 
 FORMAT = "duelo-brain"
@@ -168,19 +171,26 @@ def brain_folder(reference: str | Path) -> Path:
 
 
 def load_brain(path: str | Path, system: str | None = None) -> NumpyBrain:
-    """Load a brain folder (or a shipped brain by name), checking it against this code."""
+    """Load a brain folder (or a shipped brain by name), checking it against this code.
+
+    A brain may come from anyone: only regular files of bounded size are read, the
+    manifest's fields are type-checked, only the arrays the network needs are read
+    (each header checked for a real float dtype and the expected shape before its
+    data), and every value must be finite. Anything else is a `BrainError` naming the
+    file and the field.
+    """
     folder = brain_folder(path)
-    manifest = _read_manifest(folder / MANIFEST)
-    where = str(folder / MANIFEST)
-    brain_system = manifest.get("system")
+    where = folder / MANIFEST
+    manifest = _read_manifest(where)
+    brain_system = manifest["system"]
     if brain_system not in SYSTEMS:
-        raise BrainError(f"{where}: unknown system {brain_system!r}")
+        raise BrainError(f"{where}: unknown system {summary(repr(brain_system))}")
     if system is not None and brain_system != system:
         raise BrainError(f"{where}: a brain for {brain_system!r}, not for {system!r}")
     ruleset = SYSTEMS[brain_system].ruleset
-    if manifest.get("env_version") != ruleset.version:
+    if manifest["env_version"] != ruleset.version:
         raise BrainError(
-            f"{where}: trained on {brain_system} env version {manifest.get('env_version')}, "
+            f"{where}: trained on {brain_system} env version {manifest['env_version']}, "
             f"but this duelo runs version {ruleset.version}; retrain or use a matching duelo"
         )
     spec: ObservationSpec = ruleset.observation_spec
@@ -189,85 +199,206 @@ def load_brain(path: str | Path, system: str | None = None) -> NumpyBrain:
     actions = [a.name for a in ruleset.actions]
     if manifest.get("actions") != actions:
         raise BrainError(f"{where}: its action names differ from {brain_system}'s")
-    network = manifest.get("network", {})
-    activation = ACTIVATIONS.get(network.get("activation"))
-    if activation is None:
-        raise BrainError(f"{where}: unknown activation {network.get('activation')!r}")
-    arrays = _read_weights(folder / WEIGHTS)
-    layers, head = _layers(arrays, spec.size, len(actions), folder / WEIGHTS)
+    network = _network(manifest, where)
+    widths = [spec.size, *network["hidden"], len(actions)]
+    arrays = _read_weights(folder / WEIGHTS, _expected_arrays(widths))
+    if np.any(arrays["obs_var"] < 0):
+        raise BrainError(f"{folder / WEIGHTS}: obs_var has negative entries")
+    hidden = len(network["hidden"])
+    layers = [(arrays[f"layer_{k}_weight"], arrays[f"layer_{k}_bias"]) for k in range(hidden)]
     return NumpyBrain(
         name=f"brain:{manifest.get('name', folder.name)}",
         description=manifest.get("description", "a trained brain"),
         system=brain_system,
         spec=spec,
         obs_mean=arrays["obs_mean"],
-        obs_scale=1.0 / np.sqrt(arrays["obs_var"] + float(network.get("epsilon", 1e-8))),
-        clip=float(network.get("clip", 10.0)),
+        obs_scale=1.0 / np.sqrt(arrays["obs_var"] + network["epsilon"]),
+        clip=network["clip"],
         layers=[_transposed(w, b) for w, b in layers],
-        head=_transposed(*head),
-        activation=activation,
+        head=_transposed(arrays["action_weight"], arrays["action_bias"]),
+        activation=ACTIVATIONS[network["activation"]],
         manifest=manifest,
     )
+
+
+MAX_MANIFEST_BYTES = 1 << 20
+"""A manifest is a few kB; anything past a MiB is not one."""
+MAX_WEIGHTS_BYTES = 256 << 20
+MAX_DEPTH = 16
+"""JSON nesting a manifest may use (it needs 4)."""
+MAX_LAYERS, MAX_WIDTH = 8, 4096
+"""Bounds on the network a brain may declare, and so on the memory it may take."""
+FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
+    "name": str,
+    "description": str,
+    "system": str,
+    "env_id": str,
+    "env_version": int,
+    "observation": list,
+    "actions": list,
+    "network": dict,
+}
+"""The manifest fields read, and their types (the others are information only)."""
 
 
 def _transposed(weight: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(weight.T, dtype=np.float32), bias.astype(np.float32)
 
 
-def _read_manifest(path: Path) -> dict[str, Any]:
+def _regular_bytes(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (no FIFO, device or link to one)."""
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as error:
+        info = path.stat()
+    except FileNotFoundError:
         raise BrainError(
             f"{path}: no such file; a brain folder holds {MANIFEST} and {WEIGHTS}"
-        ) from error
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BrainError(f"{path}: not a readable JSON manifest ({error})") from error
+        ) from None
+    except OSError as error:
+        raise BrainError(f"{path}: cannot be read ({error.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise BrainError(f"{path}: not a regular file")
+    if info.st_size > limit:
+        raise BrainError(f"{path}: {info.st_size} bytes, more than the {limit} a brain may have")
+    with path.open("rb") as stream:
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise BrainError(f"{path}: more than the {limit} bytes a brain may have")
+    return data
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    data = _regular_bytes(path, MAX_MANIFEST_BYTES)
+    try:
+        manifest = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise BrainError(f"{path}: not a readable JSON manifest ({summary(str(error))})") from None
+    if _depth(manifest) > MAX_DEPTH:
+        raise BrainError(f"{path}: nested deeper than {MAX_DEPTH} levels")
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise BrainError(f"{path}: not a {FORMAT} manifest")
     if manifest.get("format_version") != FORMAT_VERSION:
         raise BrainError(
-            f"{path}: format version {manifest.get('format_version')}, expected {FORMAT_VERSION}"
+            f"{path}: format version {summary(repr(manifest.get('format_version')))}, "
+            f"expected {FORMAT_VERSION}"
         )
+    for name, types in FIELD_TYPES.items():
+        value = manifest.get(name)
+        if name in ("system", "env_version", "network") and value is None:
+            raise BrainError(f"{path}: missing field {name!r}")
+        if value is not None and (not isinstance(value, types) or isinstance(value, bool)):
+            raise BrainError(f"{path}: field {name!r} is {summary(repr(value))}")
     return manifest
 
 
-def _read_weights(path: Path) -> dict[str, np.ndarray]:
+def _depth(value: Any) -> int:
+    """How deep JSON containers nest in `value` (iteratively: no recursion to exhaust)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            if depth <= MAX_DEPTH:
+                todo += [
+                    (child, depth + 1)
+                    for child in (item.values() if isinstance(item, dict) else item)
+                ]
+    return deepest
+
+
+def _network(manifest: dict[str, Any], path: Path) -> dict[str, Any]:
+    """The manifest's network: hidden widths, activation, clip and epsilon, checked."""
+    network = manifest["network"]
+    hidden = network.get("hidden")
+    if (
+        not isinstance(hidden, list)
+        or len(hidden) > MAX_LAYERS
+        or not all(type(w) is int and 1 <= w <= MAX_WIDTH for w in hidden)
+    ):
+        raise BrainError(
+            f"{path}: network.hidden must list up to {MAX_LAYERS} widths in 1..{MAX_WIDTH}, "
+            f"not {summary(repr(hidden))}"
+        )
+    if network.get("activation") not in ACTIVATIONS:
+        raise BrainError(f"{path}: unknown activation {summary(repr(network.get('activation')))}")
+    checked = {"hidden": hidden, "activation": network["activation"]}
+    for name, default in (("clip", 10.0), ("epsilon", 1e-8)):
+        value = network.get(name, default)
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not (math.isfinite(value) and value > 0)
+        ):
+            raise BrainError(f"{path}: network.{name} must be a positive number, not {value!r}")
+        checked[name] = float(value)
+    return checked
+
+
+def _expected_arrays(widths: list[int]) -> dict[str, tuple[int, ...]]:
+    """Every array the forward pass reads, with its shape, for layer widths `widths`
+    (observation size, hidden widths, actions)."""
+    expected: dict[str, tuple[int, ...]] = {"obs_mean": (widths[0],), "obs_var": (widths[0],)}
+    for k, (inputs, outputs) in enumerate(zip(widths[:-2], widths[1:-1], strict=True)):
+        expected[f"layer_{k}_weight"] = (outputs, inputs)
+        expected[f"layer_{k}_bias"] = (outputs,)
+    expected["action_weight"] = (widths[-1], widths[-2])
+    expected["action_bias"] = (widths[-1],)
+    return expected
+
+
+def _read_weights(path: Path, expected: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
+    """The `expected` arrays of the .npz at `path`, in float64, and nothing else."""
+    _regular_bytes_size_check(path)
     try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {name: np.asarray(data[name], dtype=np.float64) for name in data.files}
-    except FileNotFoundError as error:
-        raise BrainError(f"{path}: no such file") from error
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
-        raise BrainError(f"{path}: not a readable .npz of weights ({error})") from error
+        archive = zipfile.ZipFile(path)
+    except (OSError, zipfile.BadZipFile) as error:
+        raise BrainError(
+            f"{path}: not a readable .npz of weights ({summary(str(error))})"
+        ) from None
+    arrays = {}
+    with archive:
+        members = set(archive.namelist())
+        for name, shape in expected.items():
+            if f"{name}.npy" not in members:
+                raise BrainError(f"{path}: missing array {name!r}")
+            try:
+                with archive.open(f"{name}.npy") as stream:
+                    version = np.lib.format.read_magic(stream)
+                    read_header = (
+                        np.lib.format.read_array_header_1_0
+                        if version == (1, 0)
+                        else np.lib.format.read_array_header_2_0
+                    )
+                    header = read_header(stream)
+                    if header[0] != shape or np.dtype(header[2]).kind != "f":
+                        raise BrainError(
+                            f"{path}: array {name!r} is {np.dtype(header[2])} of shape "
+                            f"{header[0]}, expected floats of shape {shape}"
+                        )
+            except BrainError:
+                raise
+            except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
+                raise BrainError(
+                    f"{path}: array {name!r} is unreadable ({summary(str(error))})"
+                ) from None
+            with archive.open(f"{name}.npy") as stream:
+                try:
+                    array = np.lib.format.read_array(stream, allow_pickle=False)
+                except (OSError, ValueError, EOFError) as error:
+                    raise BrainError(
+                        f"{path}: array {name!r} is unreadable ({summary(str(error))})"
+                    ) from None
+            array = np.asarray(array, dtype=np.float64)
+            if not np.all(np.isfinite(array)):
+                raise BrainError(f"{path}: array {name!r} holds NaN or infinite values")
+            arrays[name] = array
     return arrays
 
 
-def _layers(
-    arrays: dict[str, np.ndarray], inputs: int, outputs: int, path: Path
-) -> tuple[list[tuple[np.ndarray, np.ndarray]], tuple[np.ndarray, np.ndarray]]:
-    """The hidden layers and the action head, their shapes chained and checked."""
-    for name in ("obs_mean", "obs_var", "action_weight", "action_bias"):
-        if name not in arrays:
-            raise BrainError(f"{path}: missing array {name!r}")
-    if arrays["obs_mean"].shape != (inputs,) or arrays["obs_var"].shape != (inputs,):
-        raise BrainError(f"{path}: normaliser shape differs from the observation size {inputs}")
-    layers = []
-    width = inputs
-    k = 0
-    while f"layer_{k}_weight" in arrays:
-        weight, bias = arrays[f"layer_{k}_weight"], arrays.get(f"layer_{k}_bias")
-        if (
-            bias is None
-            or weight.ndim != 2
-            or weight.shape[1] != width
-            or bias.shape != weight.shape[:1]
-        ):
-            raise BrainError(f"{path}: layer {k} does not fit a width of {width}")
-        layers.append((weight, bias))
-        width = weight.shape[0]
-        k += 1
-    head = (arrays["action_weight"], arrays["action_bias"])
-    if head[0].shape != (outputs, width) or head[1].shape != (outputs,):
-        raise BrainError(f"{path}: the action layer does not map {width} to {outputs} actions")
-    return layers, head
+def _regular_bytes_size_check(path: Path) -> None:
+    """`path` is a regular file of at most MAX_WEIGHTS_BYTES (read by the zip reader)."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise BrainError(f"{path}: no such file") from None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_WEIGHTS_BYTES:
+        raise BrainError(f"{path}: not a regular file of at most {MAX_WEIGHTS_BYTES} bytes")

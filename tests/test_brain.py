@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -103,10 +107,13 @@ def _rename_field(folder: Path, key: str, entry: int, name: str) -> None:
         (lambda f: edit_manifest(f, actions=["FIRE"]), "action names differ"),
         (lambda f: edit_manifest(f, observation=[]), "observation schema differs"),
         (lambda f: _rename_field(f, "hp", 0, "mine"), "observation schema differs"),
-        (lambda f: edit_manifest(f, network={"activation": "swish"}), "unknown activation"),
+        (
+            lambda f: edit_manifest(f, network={"hidden": [16, 8], "activation": "swish"}),
+            "unknown activation 'swish'",
+        ),
         (lambda f: (f / WEIGHTS).write_bytes(b"garbage"), "not a readable .npz"),
         (lambda f: (f / WEIGHTS).unlink(), "weights.npz: no such file"),
-        (lambda f: _drop_array(f, "layer_1_weight"), "action layer does not map"),
+        (lambda f: _drop_array(f, "layer_1_weight"), "missing array 'layer_1_weight'"),
         (lambda f: _drop_array(f, "obs_var"), "missing array 'obs_var'"),
     ],
 )
@@ -130,7 +137,7 @@ def test_pickled_weights_are_refused(tmp_path: Path) -> None:
         arrays = dict(data)
     arrays["obs_mean"] = np.array([object()], dtype=object)
     np.savez(folder / WEIGHTS, **arrays)
-    with pytest.raises(BrainError, match="not a readable .npz"):
+    with pytest.raises(BrainError, match="'obs_mean' is object of shape .*, expected floats"):
         load_brain(folder)
 
 
@@ -164,3 +171,118 @@ def test_a_brain_refuses_what_it_cannot_read(
             ruleset.legal_actions(state, seat) if mask is None else mask,
             np.random.default_rng(0),
         )
+
+
+# --- brains from someone else (issue 12) ------------------------------------------------
+
+
+def _set_array(folder: Path, name: str, value: np.ndarray) -> None:
+    with np.load(folder / WEIGHTS) as data:
+        arrays = dict(data)
+    arrays[name] = value
+    np.savez(folder / WEIGHTS, **arrays)
+
+
+def _huge_unused_array(folder: Path) -> None:
+    """An extra member whose header claims 20000 x 20000 floats (3.2 GB) it does not hold."""
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": "<f8", "fortran_order": False, "shape": (20000, 20000)}
+    )
+    with zipfile.ZipFile(folder / WEIGHTS, "a") as archive:
+        archive.writestr("unused.npy", b"\x93NUMPY\x01\x00" + header.getvalue()[8:])
+
+
+def _big_int_manifest(folder: Path) -> None:
+    text = (folder / MANIFEST).read_text(encoding="utf-8")
+    text = text.replace('"env_version": 1', '"env_version": ' + "9" * 5000)
+    (folder / MANIFEST).write_text(text, encoding="utf-8")
+
+
+def _deep_manifest(folder: Path) -> None:
+    (folder / MANIFEST).write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+
+
+def _fifo_manifest(folder: Path) -> None:
+    (folder / MANIFEST).unlink()
+    os.mkfifo(folder / MANIFEST)
+
+
+def _zero_manifest(folder: Path) -> None:
+    (folder / MANIFEST).unlink()
+    (folder / MANIFEST).symlink_to("/dev/zero")
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda f: _set_array(f, "layer_0_bias", np.full(16, np.nan)), "NaN or infinite"),
+        (lambda f: _set_array(f, "action_weight", np.full((29, 8), np.inf)), "NaN or infinite"),
+        (
+            lambda f: _set_array(f, "obs_var", -np.ones(InfiernoRuleset.observation_spec.size)),
+            "negative",
+        ),
+        (
+            lambda f: _set_array(
+                f, "obs_mean", np.zeros(InfiernoRuleset.observation_spec.size, complex)
+            ),
+            "complex128",
+        ),
+        (
+            lambda f: _set_array(
+                f, "obs_mean", np.zeros(InfiernoRuleset.observation_spec.size, "M8[s]")
+            ),
+            "datetime64",
+        ),
+        (
+            lambda f: _set_array(f, "layer_0_weight", np.zeros((20, 20))),
+            r"expected floats of shape \(16, ",
+        ),
+        (
+            lambda f: edit_manifest(
+                f, network={"hidden": [16, 8], "activation": "tanh", "clip": float("nan")}
+            ),
+            "network.clip must be a positive",
+        ),
+        (
+            lambda f: edit_manifest(
+                f, network={"hidden": [16, 8], "activation": "tanh", "epsilon": -1}
+            ),
+            "network.epsilon must be a positive",
+        ),
+        (
+            lambda f: edit_manifest(f, network={"hidden": [10**6], "activation": "tanh"}),
+            "network.hidden must list",
+        ),
+        (lambda f: edit_manifest(f, name=["a", "list"]), "field 'name' is"),
+        (lambda f: edit_manifest(f, network=[1, 2]), "field 'network' is"),
+        (_big_int_manifest, "not a readable JSON"),
+        (_deep_manifest, "not a readable JSON manifest|nested deeper"),
+        (_fifo_manifest, "not a regular file"),
+        (_zero_manifest, "not a regular file"),
+        (
+            lambda f: np.save(f / "w.npy", np.zeros(3)) or (f / "w.npy").replace(f / WEIGHTS),
+            "not a readable .npz",
+        ),
+    ],
+)
+def test_a_hostile_brain_is_refused_quickly_naming_the_file(
+    tmp_path: Path,
+    damage,
+    message: str,  # noqa: ANN001
+) -> None:
+    folder = write_random_brain(tmp_path / "b")
+    damage(folder)
+    started = time.perf_counter()
+    with pytest.raises(BrainError, match=message) as error:
+        load_brain(folder)
+    assert time.perf_counter() - started < 2
+    assert str(folder) in str(error.value)
+
+
+def test_unused_arrays_are_never_read(tmp_path: Path) -> None:
+    folder = write_random_brain(tmp_path / "b")
+    _huge_unused_array(folder)
+    started = time.perf_counter()
+    load_brain(folder)
+    assert time.perf_counter() - started < 2
