@@ -6,12 +6,14 @@ hyperparameters. Unknown keys are errors; the settings are saved with every run.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
 
+from duelo.agents.registry import make_policy
 from duelo.envs.core.config import ConfigError, build, read_yaml_mapping
 from duelo.envs.systems import SYSTEMS
 
@@ -87,6 +89,33 @@ class TrainSettings:
         if self.eval_duels % 2:
             raise ValueError("eval_duels must be even (seats are swapped)")
         SYSTEMS[self.system].check_variant(self.env_kwargs, "env_kwargs")
+        bounds = {  # name: (lowest, highest, whether the lowest itself is allowed)
+            "learning_rate": (0.0, 1.0, False),
+            "gamma": (0.0, 1.0, False),
+            "gae_lambda": (0.0, 1.0, False),
+            "clip_range": (0.0, 10.0, False),
+            "ent_coef": (0.0, 10.0, True),
+            "promote_score": (0.0, 1.0, True),
+            "snapshot_share": (0.0, 1.0, True),
+        }
+        for name, (low, high, low_allowed) in bounds.items():
+            value = getattr(self, name)
+            above = value >= low if low_allowed else value > low
+            if not (math.isfinite(value) and above and value <= high):
+                bracket = "[" if low_allowed else "("
+                raise ValueError(f"{name} {value} must lie in {bracket}{low}, {high}]")
+        if not 1 <= len(self.net_arch) <= 8 or not all(1 <= w <= 4096 for w in self.net_arch):
+            raise ValueError(f"net_arch {list(self.net_arch)}: 1 to 8 widths in 1..4096")
+        if self.max_snapshots < 0:
+            raise ValueError("max_snapshots must be 0 or more")
+        if any(not math.isfinite(w) or w < 0 for w in self.opponent_weights) or (
+            self.opponent_weights and sum(self.opponent_weights) <= 0
+        ):
+            raise ValueError("opponent_weights must be finite, non-negative, and not all 0")
+        if not self.opponents:
+            raise ValueError("opponents must name at least one policy")
+        for name in self.opponents:
+            make_policy(name, self.system)  # an unknown name fails here, not mid-run
 
     @property
     def system(self) -> str:

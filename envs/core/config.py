@@ -8,9 +8,10 @@ file, the key and the value. YAML is read with `yaml.safe_load` only.
 from __future__ import annotations
 
 import dataclasses
+import reprlib
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import Enum
 from importlib import resources
 from pathlib import Path
@@ -25,6 +26,46 @@ class ConfigError(ValueError):
     """A config file or option is invalid; the message names where and why."""
 
 
+_SHOWN = reprlib.Repr()  # Python 3.11 takes no keyword arguments here
+_SHOWN.maxlevel, _SHOWN.maxstring, _SHOWN.maxother, _SHOWN.maxlong = 3, 60, 60, 40
+_SHOWN.maxdict = _SHOWN.maxlist = _SHOWN.maxtuple = 6
+
+
+MAX_SHOWN = 120
+"""Characters of a value an error message shows."""
+
+
+def shown(value: Any) -> str:
+    """A value for an error message, bounded however large or self-sharing it is (a YAML
+    alias bomb stays a short line): reprlib's abridged repr, cut to `MAX_SHOWN`."""
+    text = _SHOWN.repr(value)
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
+
+
+def _repeated_key(text: str) -> yaml.Node | None:
+    """The first mapping key repeated in a YAML text (`safe_load` would keep its last value
+    silently), found on the composed node graph: aliases are not expanded, and each node
+    is visited once."""
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    todo, seen = [root], set()
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            keys = set()
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in keys:
+                        return key
+                    keys.add(key.value)
+                todo += [key, value]
+        elif isinstance(node, yaml.SequenceNode):
+            todo += node.value
+    return None
+
+
 def packaged_config(relative: str) -> Path:
     """The path of a YAML file shipped under `configs/` (e.g. "infierno/weapons.yaml")."""
     return Path(str(resources.files("duelo.configs").joinpath(relative)))
@@ -37,10 +78,20 @@ def read_yaml_mapping(path: str | Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise ConfigError(f"{path}: cannot read ({error.strerror})") from error
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"{path}: not UTF-8 text ({error.reason} at byte {error.start})"
+        ) from None
     try:
+        repeated = _repeated_key(text)
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
         raise ConfigError(f"{path}: not valid YAML: {error}") from error
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be a config") from None
+    if repeated is not None:
+        line = repeated.start_mark.line + 1
+        raise ConfigError(f"{path}: line {line}: the key {shown(repeated.value)} is repeated")
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: the top level must be a mapping of ids to entries")
     return data
@@ -48,10 +99,18 @@ def read_yaml_mapping(path: str | Path) -> dict[str, Any]:
 
 def load_entries(cls: type[T], path: Path) -> dict[str, T]:
     """A YAML file of `id: {fields}` entries as dataclasses, each given its `id`."""
-    return {
-        key: build(cls, {"id": key, **(entry or {})}, f"{path}: {key}")
-        for key, entry in read_yaml_mapping(path).items()
-    }
+    entries = {}
+    for key, entry in read_yaml_mapping(path).items():
+        plain = isinstance(key, str) and len(key) <= 60 and key.isprintable()
+        where = f"{path}: {key if plain else shown(key)}"
+        if not isinstance(key, str):
+            raise ConfigError(f"{where}: an id must be a string")
+        if entry is not None and not isinstance(entry, Mapping):
+            raise ConfigError(f"{where}: expected a mapping of keys, got {shown(entry)}")
+        if entry and "id" in entry:
+            raise ConfigError(f"{where}: the id is the entry's key; remove its 'id' field")
+        entries[key] = build(cls, {"id": key, **(entry or {})}, where)
+    return entries
 
 
 def build(cls: type[T], values: Mapping[str, Any], where: str) -> T:
@@ -61,13 +120,13 @@ def build(cls: type[T], values: Mapping[str, Any], where: str) -> T:
     Fields without a default are required; unknown keys are errors.
     """
     if not isinstance(values, Mapping):
-        raise ConfigError(f"{where}: expected a mapping of keys, got {values!r}")
+        raise ConfigError(f"{where}: expected a mapping of keys, got {shown(values)}")
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     hints = typing.get_type_hints(cls)
     unknown = sorted(set(values) - set(fields))
     if unknown:
         raise ConfigError(
-            f"{where}: unknown key {unknown[0]!r} (known keys: {', '.join(sorted(fields))})"
+            f"{where}: unknown key {shown(unknown[0])} (known keys: {', '.join(sorted(fields))})"
         )
     kwargs = {}
     for name, field in fields.items():
@@ -86,7 +145,7 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
     args = typing.get_args(hint)
     if origin is Literal:
         if value not in args:
-            raise ConfigError(f"{where}: {value!r} is not one of {', '.join(map(repr, args))}")
+            raise ConfigError(f"{where}: {shown(value)} is not one of {', '.join(map(repr, args))}")
         return value
     if origin in (typing.Union, types.UnionType):
         if value is None and type(None) in args:
@@ -95,15 +154,15 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
         return _coerce(inner, value, where)
     if origin is dict:
         if not isinstance(value, Mapping):
-            raise ConfigError(f"{where}: expected a mapping, got {value!r}")
+            raise ConfigError(f"{where}: expected a mapping, got {shown(value)}")
         return dict(value)
     if origin is tuple:
         if not isinstance(value, list | tuple):
-            raise ConfigError(f"{where}: expected a list, got {value!r}")
+            raise ConfigError(f"{where}: expected a list, got {shown(value)}")
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_coerce(args[0], item, f"{where}[{i}]") for i, item in enumerate(value))
         if len(value) != len(args):
-            raise ConfigError(f"{where}: expected {len(args)} items, got {value!r}")
+            raise ConfigError(f"{where}: expected {len(args)} items, got {shown(value)}")
         return tuple(
             _coerce(a, item, f"{where}[{i}]")
             for i, (a, item) in enumerate(zip(args, value, strict=True))
@@ -113,26 +172,54 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
             return hint(value)
         except ValueError:
             known = ", ".join(repr(member.value) for member in hint)
-            raise ConfigError(f"{where}: {value!r} is not one of {known}") from None
+            raise ConfigError(f"{where}: {shown(value)} is not one of {known}") from None
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return build(hint, value, where)
     if hint is bool:
         if not isinstance(value, bool):
-            raise ConfigError(f"{where}: expected true or false, got {value!r}")
+            raise ConfigError(f"{where}: expected true or false, got {shown(value)}")
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"{where}: expected an integer, got {value!r}")
+            raise ConfigError(f"{where}: expected an integer, got {shown(value)}")
         return value
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(f"{where}: expected a number, got {value!r}")
+            raise ConfigError(f"{where}: expected a number, got {shown(value)}")
         return float(value)
     if hint is str:
         if not isinstance(value, str):
-            raise ConfigError(f"{where}: expected a string, got {value!r}")
+            raise ConfigError(f"{where}: expected a string, got {shown(value)}")
         return value
     raise TypeError(f"{where}: unsupported field type {hint!r}")  # a bug in a dataclass, not input
+
+
+def entry_of(value: Any, cls: type[T], lookup: Callable[[str], T], what: str) -> T:
+    """A config entry given by id (looked up) or as the dataclass itself."""
+    if isinstance(value, str):
+        return lookup(value)
+    if isinstance(value, cls):
+        return value
+    raise ConfigError(f"{what} must be an id or a {cls.__name__}, not {shown(value)}")
+
+
+def pair_of(value: Any, cls: type[T], lookup: Callable[[str], T], what: str) -> tuple[T, T]:
+    """Two config entries (the two sides of a duel), each given by id or as the dataclass."""
+    if not isinstance(value, tuple | list) or len(value) != 2:
+        raise ConfigError(f"{what} must be two ids or {cls.__name__}s, not {shown(value)}")
+    first, second = (entry_of(v, cls, lookup, f"{what}[{i}]") for i, v in enumerate(value))
+    return first, second
+
+
+MAX_NAME = 60
+"""Characters of a name shown in the narration."""
+
+
+def require_printable(name: str) -> None:
+    """A name the narration prints: printable and short, so that no control character or
+    newline in a config can forge a line of a duel's narration."""
+    if not (name.isprintable() and 0 < len(name) <= MAX_NAME):
+        raise ValueError(f"name {shown(name)} must be 1..{MAX_NAME} printable characters")
 
 
 def require(condition: bool, where: str, message: str) -> None:

@@ -35,6 +35,16 @@ class UnsupportedRenderModeError(TypeError, ValueError):
     """
 
 
+def _action_number(action: Any) -> int:
+    """An action of the `Discrete` space as an int: an integer, a numpy integer or a 0-d
+    integer array (what agents pass); 2.7 or "3" is an error, not action 2 or 3."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        raise IllegalActionError(f"an action is an integer of the action space, not {action!r}")
+    return int(action)
+
+
 class DuelEnv(gym.Env):
     """A two-seat duel seen from one learning seat.
 
@@ -85,7 +95,9 @@ class DuelEnv(gym.Env):
         flat_observation: bool = False,
         render_mode: str | None = None,
     ) -> None:
-        if learner_seat not in (0, 1, None):
+        if learner_seat is not None and (
+            type(learner_seat) is not int or learner_seat not in (0, 1)
+        ):
             raise ValueError(f"learner_seat must be 0, 1 or None, not {learner_seat!r}")
         if illegal_action not in ("raise", "penalize"):
             raise ValueError(
@@ -163,7 +175,7 @@ class DuelEnv(gym.Env):
             raise RuntimeError(
                 f"step() called after the duel ended ({self.result.reason}); call reset() first"
             )
-        action = int(action)
+        action = _action_number(action)
         try:
             check_legal(self.ruleset, self.state, self.seat, action, self.action_masks())
         except IllegalActionError:

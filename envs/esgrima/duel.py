@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from duelo.envs.core.config import ConfigError, pair_of, shown
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
 from duelo.envs.core.record import DuelRecord, Outcome
@@ -43,6 +44,8 @@ from duelo.envs.esgrima.setup import (
 )
 
 HAND_SIZE = 3
+MIN_DECK = 2 * HAND_SIZE
+"""Cards a fixed deck needs: two hands (played cards are reshuffled into it, §10 #11)."""
 
 
 class DuelAction(IntEnum):
@@ -193,9 +196,7 @@ class EsgrimaDuelRuleset:
         catalog: Catalog | None = None,
     ) -> None:
         self.catalog = catalog or load_catalog()
-        self.characters = tuple(
-            self.catalog.character(f) if isinstance(f, str) else f for f in fighters
-        )
+        self.characters = pair_of(fighters, Character, self.catalog.character, "fighters")
         for character in self.characters:
             mastered = character.mastered
             # seed: only with a mastered melee weapon (both sides, digest §8.1 ASSUMPTION)
@@ -206,6 +207,12 @@ class EsgrimaDuelRuleset:
                     )
         self.options = options_from(options)
         self.round_cap = self.options.exchange_cap
+        if deck is not None and (
+            not isinstance(deck, list | tuple)
+            or len(deck) < MIN_DECK
+            or not all(isinstance(card, Card) for card in deck)
+        ):
+            raise ConfigError(f"deck must list at least {MIN_DECK} Cards, not {shown(deck)}")
         self.fixed_deck = list(deck) if deck is not None else None
 
     # --- the ruleset interface ---------------------------------------------------

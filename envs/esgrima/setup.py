@@ -11,7 +11,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from duelo.envs.core.config import ConfigError, build, load_entries, packaged_config, require
+from duelo.envs.core.config import (
+    ConfigError,
+    build,
+    load_entries,
+    packaged_config,
+    require,
+    require_printable,
+)
 from duelo.envs.core.record import MAX_ROUND_CAP
 
 
@@ -120,6 +127,7 @@ class Character:
     suerte: int = 3
 
     def __post_init__(self) -> None:
+        require_printable(self.name)
         for rating in RATINGS:
             if not 1 <= getattr(self, rating) <= 5:
                 raise ValueError(f"{rating} {getattr(self, rating)} must lie in 1..5")

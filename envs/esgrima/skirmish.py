@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from duelo.envs.core.config import entry_of, pair_of
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import SEATS, seat_names
@@ -82,11 +83,9 @@ class EsgrimaSkirmishRuleset:
         catalog: Catalog | None = None,
     ) -> None:
         self.catalog = catalog or load_catalog()
-        self.layout = self.catalog.layout(scenario) if isinstance(scenario, str) else scenario
-        names = fighters or self.layout.fighters
-        self.characters = tuple(
-            self.catalog.character(n) if isinstance(n, str) else n for n in names
-        )
+        self.layout = entry_of(scenario, Layout, self.catalog.layout, "scenario")
+        names = self.layout.fighters if fighters is None else fighters
+        self.characters = pair_of(names, Character, self.catalog.character, "fighters")
         self.options = options_from(options)
         self.round_cap = self.options.round_cap
 

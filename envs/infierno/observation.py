@@ -293,6 +293,8 @@ def _constant(c: Character) -> _Constant:
     """A stat block's constant part (cached by identity: hashing the block costs more)."""
     cached = _CONSTANTS.get(id(c))
     if cached is None or cached[0] is not c:
+        if len(_CONSTANTS) >= MAX_CACHED:  # every new catalog brings new blocks: stay bounded
+            _CONSTANTS.clear()
         cached = _CONSTANTS[id(c)] = (c, _constant_part(c))
     return cached[1]
 
@@ -322,6 +324,8 @@ def _weapon(item: Carried) -> bytes:
     key = (id(item.weapon), item.ammo, item.jammed)
     cached = _ROWS.get(key)
     if cached is None or cached[0] is not item.weapon:
+        if len(_ROWS) >= MAX_CACHED:
+            _ROWS.clear()
         cached = _ROWS[key] = (item.weapon, _pack(_ROW, *_weapon_row(item)))
     return cached[1]
 
@@ -345,5 +349,8 @@ def _weapon_row(item: Carried) -> list[float]:
     ]
 
 
+MAX_CACHED = 4096
+"""Entries each packing cache keeps before it starts over (each `gym.make` loads a new
+catalog, so keys by identity would otherwise grow without end)."""
 _CONSTANTS: dict[int, tuple[Character, _Constant]] = {}
 _ROWS: dict[tuple[int, int, bool], tuple[Weapon, bytes]] = {}

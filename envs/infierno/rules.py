@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from duelo.envs.core.config import entry_of, pair_of
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import SEATS, seat_names
@@ -156,13 +157,9 @@ class InfiernoRuleset:
         catalog: Catalog | None = None,
     ) -> None:
         self.catalog = catalog or load_catalog()
-        self.scenario = self.catalog.scenario(scenario) if isinstance(scenario, str) else scenario
-        names = fighters or self.scenario.fighters
-        if len(names) != 2:
-            raise ValueError(f"a duel needs exactly two fighters, got {len(names)}")
-        self.characters = tuple(
-            self.catalog.character(n) if isinstance(n, str) else n for n in names
-        )
+        self.scenario = entry_of(scenario, Scenario, self.catalog.scenario, "scenario")
+        names = self.scenario.fighters if fighters is None else fighters
+        self.characters = pair_of(names, Character, self.catalog.character, "fighters")
         for character in self.characters:
             for weapon_id in character.weapons:
                 if weapon_id not in self.catalog.weapons:

@@ -12,7 +12,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from duelo.envs.core.config import ConfigError, build, load_entries, packaged_config, require
+from duelo.envs.core.config import (
+    ConfigError,
+    build,
+    load_entries,
+    packaged_config,
+    require,
+    require_printable,
+)
 from duelo.envs.core.record import MAX_ROUND_CAP
 
 
@@ -132,6 +139,7 @@ class Character:
     rd: int = 0
 
     def __post_init__(self) -> None:
+        require_printable(self.name)
         for name in STAT_FIELDS:
             value = getattr(self, name)
             if value is not None and not -20 <= value <= 40:
