@@ -194,3 +194,52 @@ def test_bad_env_kwargs_are_refused_when_the_settings_are_read(
     )
     with pytest.raises(ConfigError, match=f"{path}.*{named}"):
         load_settings(path)
+
+
+def test_a_finished_run_resumes_with_more_timesteps_keeping_its_logs(tmp_path: Path) -> None:
+    settings = short(n_timesteps=1024, eval_every=512, checkpoint_every=512)
+    training.train(settings, tmp_path)
+    first_log = (tmp_path / "logs" / "progress.csv").read_text()
+    brain = training.train(settings, tmp_path, resume=True)  # nothing left: exports again
+    assert load_brain(brain).manifest["evaluation"]["timesteps"] == 1024
+    brain = training.train(short(n_timesteps=2048), tmp_path, resume=True)  # extends
+    assert load_brain(brain).manifest["evaluation"]["timesteps"] >= 2048
+    assert (tmp_path / "logs" / "progress.csv").read_text() == first_log
+    assert (tmp_path / "logs" / "from_1024" / "progress.csv").read_text().count("\n") >= 2
+    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()
+    assert [row.split(",")[0] for row in rows] == ["512", "1024", "1536", "2048"]
+
+
+def test_ctrl_c_checkpoints_before_the_first_scheduled_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = short(n_timesteps=2048, eval_every=4096, checkpoint_every=4096)
+    original = training.TrainingLoop._on_step
+
+    def interrupted(self: training.TrainingLoop) -> bool:
+        if self.num_timesteps >= 1024:
+            raise KeyboardInterrupt
+        return original(self)
+
+    monkeypatch.setattr(training.TrainingLoop, "_on_step", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        training.train(settings, tmp_path)
+    monkeypatch.setattr(training.TrainingLoop, "_on_step", original)
+    assert json.loads((tmp_path / training.STATE).read_text())["timesteps"] >= 1024
+    brain = training.train(settings, tmp_path, resume=True)
+    assert load_brain(brain).manifest["evaluation"]["timesteps"] >= 2048
+
+
+def test_export_reads_no_pickle(
+    trained: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A doctored checkpoint's pickled data is never loaded: export reads the weights only."""
+    import pickle
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("export unpickled something")
+
+    monkeypatch.setattr(pickle, "loads", refuse)
+    monkeypatch.setattr(pickle, "load", refuse)
+    out = training.export_run(trained, tmp_path / "brain")
+    assert load_brain(out).system == "infierno"

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import pickle
 import shutil
 import tempfile
+import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +17,7 @@ import numpy as np
 import torch
 
 from duelo.agents.brain import FORMAT, FORMAT_VERSION, MANIFEST, WEIGHTS, observation_schema
+from duelo.envs.core.referee import summary
 from duelo.envs.systems import SYSTEMS
 from duelo.training.settings import TrainSettings
 
@@ -21,21 +26,41 @@ NORMALIZER_EPSILON = 1e-8
 """VecNormalize's defaults, repeated in the manifest for the numpy forward pass."""
 
 
-def policy_arrays(policy: Any) -> dict[str, np.ndarray]:
-    """The actor's layers of an SB3 ActorCriticPolicy with a plain MLP extractor."""
-    linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+def policy_arrays(state: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """The actor's layers from the state dict of an SB3 ActorCriticPolicy with a plain MLP
+    extractor (`policy.state_dict()`, or `policy.pth` of a checkpoint)."""
+    prefix = "mlp_extractor.policy_net."
+    layers = sorted(
+        {int(key[len(prefix) :].split(".")[0]) for key in state if key.startswith(prefix)}
+    )
     arrays = {}
-    for k, layer in enumerate(linears):
-        arrays[f"layer_{k}_weight"] = layer.weight.detach().cpu().numpy()
-        arrays[f"layer_{k}_bias"] = layer.bias.detach().cpu().numpy()
-    arrays["action_weight"] = policy.action_net.weight.detach().cpu().numpy()
-    arrays["action_bias"] = policy.action_net.bias.detach().cpu().numpy()
+    for k, index in enumerate(layers):
+        arrays[f"layer_{k}_weight"] = _array(state[f"{prefix}{index}.weight"])
+        arrays[f"layer_{k}_bias"] = _array(state[f"{prefix}{index}.bias"])
+    arrays["action_weight"] = _array(state["action_net.weight"])
+    arrays["action_bias"] = _array(state["action_net.bias"])
     return arrays
+
+
+def checkpoint_policy_state(checkpoint: Path) -> dict[str, Any]:
+    """The policy's weights in an SB3 checkpoint, read with `torch.load(weights_only=True)`:
+    tensors only, so a doctored checkpoint cannot run code (SB3's own `load` unpickles)."""
+    try:
+        with zipfile.ZipFile(checkpoint) as archive, archive.open("policy.pth") as stream:
+            return torch.load(io.BytesIO(stream.read()), map_location="cpu", weights_only=True)
+    except (OSError, KeyError, zipfile.BadZipFile, RuntimeError, pickle.UnpicklingError) as error:
+        raise ValueError(
+            f"{checkpoint}: not a readable checkpoint ({summary(str(error))})"
+        ) from None
+
+
+def _array(tensor: Any) -> np.ndarray:
+    return tensor.detach().cpu().numpy()
 
 
 def write_brain(
     out: Path,
-    policy: Any,
+    policy_state: Mapping[str, Any],
     obs_mean: np.ndarray,
     obs_var: np.ndarray,
     settings: TrainSettings,
@@ -65,7 +90,7 @@ def write_brain(
         "evaluation": evaluation,
     }
     arrays = {"obs_mean": np.asarray(obs_mean), "obs_var": np.asarray(obs_var)}
-    arrays.update(policy_arrays(policy))
+    arrays.update(policy_arrays(policy_state))
     staging = _staging(out)
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     np.savez(staging / WEIGHTS, **arrays)
@@ -90,8 +115,27 @@ def _staging(out: Path) -> Path:
 
 
 def _publish(staging: Path, out: Path) -> Path:
-    """Replace `out` with the finished folder (a reader never sees half a brain)."""
+    """Replace `out` with the finished folder: the old one is moved aside first and removed
+    only once the new one is in place, so a kill leaves a whole brain (old or new) at `out`
+    or beside it, never none."""
+    for name in (MANIFEST, WEIGHTS):
+        _fsync(staging / name)
+    old = out.with_name(f".{out.name}.old")
+    if old.exists():
+        shutil.rmtree(old)
     if out.exists():
-        shutil.rmtree(out)
+        os.replace(out, old)
     os.replace(staging, out)
+    _fsync(out.parent)
+    if old.exists():
+        shutil.rmtree(old)
     return out
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file, or a folder's entries, to the disk."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)

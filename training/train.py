@@ -31,7 +31,7 @@ from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
 from duelo.evaluation.report import Tally, score_of_a
 from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
-from duelo.training.export import copy_brain, write_brain
+from duelo.training.export import checkpoint_policy_state, copy_brain, write_brain
 from duelo.training.settings import SETTINGS_FILE, TrainSettings, load_settings
 
 CHECKPOINT = "checkpoint.zip"
@@ -174,9 +174,8 @@ class TrainingLoop(BaseCallback):
     def export(self, out: Path, evaluation: dict[str, Any]) -> Path:
         """The learner as it is now, as a brain folder."""
         rms = self.venv.obs_rms
-        return write_brain(
-            out, self.model.policy, rms.mean, rms.var, self.settings, evaluation, name=out.name
-        )
+        state = self.model.policy.state_dict()
+        return write_brain(out, state, rms.mean, rms.var, self.settings, evaluation, name=out.name)
 
     def evaluate_and_promote(self, steps: int) -> None:
         snapshot = self.export(self.run / SNAPSHOTS / f"step_{steps}", {})
@@ -220,7 +219,7 @@ class TrainingLoop(BaseCallback):
 
     def checkpoint(self) -> None:
         """Model, normaliser and loop state, each written to a temp file then renamed."""
-        self.state["timesteps"] = self.num_timesteps
+        self.state["timesteps"] = self.model.num_timesteps
         temporary = self.run / f"tmp.{CHECKPOINT}"
         self.model.save(temporary)
         os.replace(temporary, self.run / CHECKPOINT)
@@ -233,13 +232,19 @@ class TrainingLoop(BaseCallback):
 
 
 def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
-    """Train, checkpoint, evaluate; return the path of the final brain."""
+    """Train, checkpoint, evaluate; return the path of the final brain.
+
+    With `resume`, the run continues from its last checkpoint with the settings it was
+    started with, except `n_timesteps`, which may grow: a finished run resumed with more
+    timesteps trains on. A Ctrl-C checkpoints before it stops the run.
+    """
     run.mkdir(parents=True, exist_ok=True)
     settings_path = run / SETTINGS_FILE
     if resume:
         if not (run / CHECKPOINT).exists():
             raise FileNotFoundError(f"{run / CHECKPOINT}: no checkpoint to resume from")
-        settings = load_settings(settings_path)
+        saved = load_settings(settings_path)
+        settings = saved.with_overrides(n_timesteps=max(saved.n_timesteps, settings.n_timesteps))
     elif (run / CHECKPOINT).exists():
         raise FileExistsError(f"{run} holds a run already: pass --resume, or choose another --out")
     settings_path.write_text(settings.to_yaml(), encoding="utf-8")
@@ -308,13 +313,20 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
         formats.append("tensorboard")
     except ImportError:
         pass
-    model.set_logger(configure(str(run / "logs"), formats))
+    # a resumed leg logs beside the earlier ones (SB3's CSV writer starts its file afresh)
+    logs = run / "logs" / (f"from_{state['timesteps']}" if resume else "")
+    model.set_logger(configure(str(logs), formats))
 
     # --- learn ---
     loop = TrainingLoop(settings, run, pool, venv, state)
+    loop.init_callback(model)  # the loop exports the model even when nothing is left to learn
     remaining = settings.n_timesteps - state["timesteps"]
     if remaining > 0:
-        model.learn(remaining, callback=loop, reset_num_timesteps=not resume)
+        try:
+            model.learn(remaining, callback=loop, reset_num_timesteps=not resume)
+        except KeyboardInterrupt:
+            loop.checkpoint()  # Ctrl-C: keep what was learnt, then stop
+            raise
     if sys.stderr.isatty():
         print(file=sys.stderr)
     final = loop.export(run / SNAPSHOTS / "final", {})
@@ -338,8 +350,8 @@ def export_run(run: Path, out: Path, best: bool = False) -> Path:
             raise FileNotFoundError(f"{run / STATE}: no evaluation has been recorded yet")
         return copy_brain(run / SNAPSHOTS / record["snapshot"], out, record["evaluation"])
     settings = load_settings(run / SETTINGS_FILE)
-    model = model_class(settings).load(run / CHECKPOINT, device="cpu")
+    policy_state = checkpoint_policy_state(run / CHECKPOINT)  # no unpickling: weights only
     state = json.loads((run / STATE).read_text(encoding="utf-8"))
     with np.load(run / NORMALIZER, allow_pickle=False) as saved:
         mean, var = saved["mean"], saved["var"]
-    return write_brain(out, model.policy, mean, var, settings, state["last_evaluation"], out.name)
+    return write_brain(out, policy_state, mean, var, settings, state["last_evaluation"], out.name)
