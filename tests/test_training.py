@@ -7,6 +7,7 @@ the documented long command (README, Training).
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import gymnasium as gym
@@ -243,3 +244,18 @@ def test_export_reads_no_pickle(
     monkeypatch.setattr(pickle, "load", refuse)
     out = training.export_run(trained, tmp_path / "brain")
     assert load_brain(out).system == "infierno"
+
+
+def test_a_kill_inside_a_checkpoint_leaves_a_whole_one(trained: Path, tmp_path: Path) -> None:
+    """Killed after the old checkpoint moved aside and before the new one took its place:
+    the old one comes back, and the half-written new one is dropped."""
+    run = tmp_path / "run"
+    shutil.copytree(trained, run)
+    (run / training.CHECKPOINT_DIR).rename(run / f"{training.CHECKPOINT_DIR}.old")
+    (run / f"{training.CHECKPOINT_DIR}.new").mkdir()
+    (run / f"{training.CHECKPOINT_DIR}.new" / "model.zip").write_bytes(b"half")
+    out = training.export_run(run, tmp_path / "brain")
+    assert load_brain(out).system == "infierno"
+    assert sorted(p.name for p in run.iterdir() if p.name.startswith("checkpoint")) == [
+        "checkpoint"
+    ]

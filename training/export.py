@@ -119,20 +119,20 @@ def _publish(staging: Path, out: Path) -> Path:
     only once the new one is in place, so a kill leaves a whole brain (old or new) at `out`
     or beside it, never none."""
     for name in (MANIFEST, WEIGHTS):
-        _fsync(staging / name)
+        fsync(staging / name)
     old = out.with_name(f".{out.name}.old")
     if old.exists():
         shutil.rmtree(old)
     if out.exists():
         os.replace(out, old)
     os.replace(staging, out)
-    _fsync(out.parent)
+    fsync(out.parent)
     if old.exists():
         shutil.rmtree(old)
     return out
 
 
-def _fsync(path: Path) -> None:
+def fsync(path: Path) -> None:
     """Flush a file, or a folder's entries, to the disk."""
     descriptor = os.open(path, os.O_RDONLY)
     try:

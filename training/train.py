@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -31,12 +32,14 @@ from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
 from duelo.evaluation.report import Tally, score_of_a
 from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
-from duelo.training.export import checkpoint_policy_state, copy_brain, write_brain
+from duelo.training.export import checkpoint_policy_state, copy_brain, fsync, write_brain
 from duelo.training.settings import SETTINGS_FILE, TrainSettings, load_settings
 
-CHECKPOINT = "checkpoint.zip"
-NORMALIZER = "normalizer.npz"
-STATE = "state.json"
+CHECKPOINT_DIR = "checkpoint"
+"""The model, the normaliser and the loop's state, written together as one folder."""
+CHECKPOINT = f"{CHECKPOINT_DIR}/model.zip"
+NORMALIZER = f"{CHECKPOINT_DIR}/normalizer.npz"
+STATE = f"{CHECKPOINT_DIR}/state.json"
 EVALUATIONS = "evaluations.csv"
 LATEST_BRAIN = "brain"
 SNAPSHOTS = "snapshots"
@@ -218,17 +221,28 @@ class TrainingLoop(BaseCallback):
             }
 
     def checkpoint(self) -> None:
-        """Model, normaliser and loop state, each written to a temp file then renamed."""
+        """Model, normaliser and loop state as one group: written and flushed to disk in a
+        new folder, which then takes the old one's place (a kill at any moment leaves one
+        whole checkpoint: `recover_checkpoint`)."""
         self.state["timesteps"] = self.model.num_timesteps
-        temporary = self.run / f"tmp.{CHECKPOINT}"
-        self.model.save(temporary)
-        os.replace(temporary, self.run / CHECKPOINT)
+        fresh = self.run / f"{CHECKPOINT_DIR}.new"
+        if fresh.exists():
+            shutil.rmtree(fresh)
+        fresh.mkdir()
+        self.model.save(fresh / Path(CHECKPOINT).name)
         rms = self.venv.obs_rms
-        with (self.run / f"{NORMALIZER}.tmp").open("wb") as stream:
+        with (fresh / Path(NORMALIZER).name).open("wb") as stream:
             np.savez(stream, mean=rms.mean, var=rms.var, count=np.array(rms.count))
-        os.replace(self.run / f"{NORMALIZER}.tmp", self.run / NORMALIZER)
-        (self.run / f"{STATE}.tmp").write_text(json.dumps(self.state, indent=2), encoding="utf-8")
-        os.replace(self.run / f"{STATE}.tmp", self.run / STATE)
+        (fresh / Path(STATE).name).write_text(json.dumps(self.state, indent=2), encoding="utf-8")
+        for path in (*fresh.iterdir(), fresh):
+            fsync(path)
+        current, old = self.run / CHECKPOINT_DIR, self.run / f"{CHECKPOINT_DIR}.old"
+        if current.exists():
+            os.replace(current, old)
+        os.replace(fresh, current)
+        fsync(self.run)
+        if old.exists():
+            shutil.rmtree(old)
 
 
 def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
@@ -239,6 +253,7 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
     timesteps trains on. A Ctrl-C checkpoints before it stops the run.
     """
     run.mkdir(parents=True, exist_ok=True)
+    recover_checkpoint(run)
     settings_path = run / SETTINGS_FILE
     if resume:
         if not (run / CHECKPOINT).exists():
@@ -339,9 +354,24 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
     return export_run(run, run / LATEST_BRAIN)
 
 
+def recover_checkpoint(run: Path) -> None:
+    """Put the last whole checkpoint back in place after a kill between the two renames of
+    `TrainingLoop.checkpoint` (a half-written new one is dropped)."""
+    current, old = run / CHECKPOINT_DIR, run / f"{CHECKPOINT_DIR}.old"
+    if old.exists():
+        if current.exists():
+            shutil.rmtree(old)
+        else:
+            os.replace(old, current)
+    fresh = run / f"{CHECKPOINT_DIR}.new"
+    if fresh.exists():
+        shutil.rmtree(fresh)
+
+
 def export_run(run: Path, out: Path, best: bool = False) -> Path:
     """The run's latest checkpoint as a brain folder, with its last evaluation; or, with
     `best`, the brain that scored best in the run's evaluations."""
+    recover_checkpoint(run)
     if not (run / CHECKPOINT).exists():
         raise FileNotFoundError(f"{run / CHECKPOINT}: no checkpoint in this run directory")
     if best:
