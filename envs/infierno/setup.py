@@ -81,8 +81,10 @@ class Weapon:
 
     def __post_init__(self) -> None:
         count, sides = self.damage
-        if count < 1 or sides < 2:
-            raise ValueError(f"damage {list(self.damage)} must be at least [1, 2]")
+        if not (1 <= count <= 10 and 2 <= sides <= 100):
+            raise ValueError(f"damage {list(self.damage)} must be 1..10 dice of 2..100 sides")
+        if not -10 <= self.draw_modifier <= 10:
+            raise ValueError(f"draw_modifier {self.draw_modifier} must lie in -10..10")
         if not 18 <= self.crit_low <= 20:
             raise ValueError(f"crit_low {self.crit_low} must be 18, 19 or 20")
         if self.increment < 0 or self.max_increments < 0 or self.capacity < 0:
