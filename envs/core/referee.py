@@ -38,22 +38,24 @@ def ask(
     `time_limit` is checked once the move returns (a move that never returns is stopped
     only where the policy runs in a process of its own: `evaluation/sandbox.py`).
     """
-    started = time.perf_counter()
+    started = time.perf_counter() if time_limit is not None else 0.0
     try:
         answer = policy.act(observation, mask.copy(), rng)
     except PolicyFault:
         raise
     except (Exception, SystemExit) as error:  # KeyboardInterrupt stays the user's
         raise PolicyFault(f"raised {type(error).__name__}: {summary(str(error))}") from None
-    elapsed = time.perf_counter() - started
-    if time_limit is not None and elapsed > time_limit:
-        raise PolicyFault(f"took {elapsed:.3f} s for a move (limit {time_limit} s)")
-    if isinstance(answer, bool) or not isinstance(answer, int | np.integer):
-        raise PolicyFault(f"returned {summary(repr(answer))}, not an action number")
-    action = int(answer)
-    if not (0 <= action < len(mask) and mask[action]):
-        raise PolicyFault(f"chose illegal action {action}")
-    return action
+    if time_limit is not None:
+        elapsed = time.perf_counter() - started
+        if elapsed > time_limit:
+            raise PolicyFault(f"took {elapsed:.3f} s for a move (limit {time_limit} s)")
+    if type(answer) is not int:  # the common answer first: a plain int
+        if isinstance(answer, bool) or not isinstance(answer, np.integer):
+            raise PolicyFault(f"returned {summary(repr(answer))}, not an action number")
+        answer = int(answer)
+    if not (0 <= answer < len(mask) and mask[answer]):
+        raise PolicyFault(f"chose illegal action {answer}")
+    return answer
 
 
 def summary(text: str) -> str:
