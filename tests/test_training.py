@@ -259,3 +259,23 @@ def test_a_kill_inside_a_checkpoint_leaves_a_whole_one(trained: Path, tmp_path: 
     assert sorted(p.name for p in run.iterdir() if p.name.startswith("checkpoint")) == [
         "checkpoint"
     ]
+
+
+def test_a_crash_before_the_first_checkpoint_resumes_from_the_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = short(n_timesteps=1024, eval_every=4096, checkpoint_every=4096)
+    original = training.TrainingLoop._on_step
+
+    def crash(self: training.TrainingLoop) -> bool:
+        if self.num_timesteps >= 512:
+            raise MemoryError  # no Ctrl-C checkpoint: as if the process died here
+        return original(self)
+
+    monkeypatch.setattr(training.TrainingLoop, "_on_step", crash)
+    with pytest.raises(MemoryError):
+        training.train(settings, tmp_path)
+    monkeypatch.setattr(training.TrainingLoop, "_on_step", original)
+    assert json.loads((tmp_path / training.STATE).read_text())["timesteps"] == 0
+    brain = training.train(settings, tmp_path, resume=True)
+    assert load_brain(brain).manifest["evaluation"]["timesteps"] >= 1024

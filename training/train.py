@@ -335,6 +335,8 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
     # --- learn ---
     loop = TrainingLoop(settings, run, pool, venv, state)
     loop.init_callback(model)  # the loop exports the model even when nothing is left to learn
+    if not resume:
+        loop.checkpoint()  # step 0: a run killed before its first scheduled checkpoint resumes
     remaining = settings.n_timesteps - state["timesteps"]
     if remaining > 0:
         try:
