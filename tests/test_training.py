@@ -279,3 +279,24 @@ def test_a_crash_before_the_first_checkpoint_resumes_from_the_start(
     assert json.loads((tmp_path / training.STATE).read_text())["timesteps"] == 0
     brain = training.train(settings, tmp_path, resume=True)
     assert load_brain(brain).manifest["evaluation"]["timesteps"] >= 1024
+
+
+@pytest.mark.parametrize(
+    ("damaged", "content", "message"),
+    [
+        (training.STATE, b"{not json", "state.json: not a readable loop state"),
+        (training.STATE, b"[]", "state.json: not a loop state"),
+        (training.NORMALIZER, b"garbage", "normalizer.npz: not a readable normaliser"),
+        (training.CHECKPOINT, b"garbage", "model.zip: not a"),
+    ],
+)
+def test_a_damaged_checkpoint_names_its_file(
+    trained: Path, tmp_path: Path, damaged: str, content: bytes, message: str
+) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(trained, run)
+    (run / damaged).write_bytes(content)
+    with pytest.raises(ValueError, match=message):
+        training.train(short(), run, resume=True)
+    with pytest.raises(ValueError, match=message):
+        training.export_run(run, tmp_path / "brain")

@@ -13,6 +13,7 @@ import os
 import shutil
 import sys
 import time
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -277,7 +278,7 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
         "resumed_at": 0,
     }
     if resume:
-        state.update(json.loads((run / STATE).read_text(encoding="utf-8")))
+        state.update(read_state(run))
         state["resumed_at"] = state["timesteps"]
 
     # --- envs: n_envs in one process, observations normalised ---
@@ -292,14 +293,17 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
     )
     venv.seed(settings.seed + state["timesteps"])
     if resume:
-        with np.load(run / NORMALIZER, allow_pickle=False) as saved:
-            venv.obs_rms.mean, venv.obs_rms.var = saved["mean"], saved["var"]
-            venv.obs_rms.count = float(saved["count"])
+        saved = read_normalizer(run)
+        venv.obs_rms.mean, venv.obs_rms.var = saved["mean"], saved["var"]
+        venv.obs_rms.count = float(saved["count"])
 
     # --- model ---
     algo = model_class(settings)
     if resume:
-        model = algo.load(run / CHECKPOINT, env=venv, device="cpu")
+        try:
+            model = algo.load(run / CHECKPOINT, env=venv, device="cpu")
+        except Exception as error:  # SB3's loader raises many kinds for a damaged file
+            raise ValueError(f"{run / CHECKPOINT}: not a loadable checkpoint ({error})") from None
     else:
         model = algo(
             "MlpPolicy",
@@ -356,6 +360,33 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
     return export_run(run, run / LATEST_BRAIN)
 
 
+def read_state(run: Path) -> dict[str, Any]:
+    """The loop state of a checkpoint, or a ValueError naming the file."""
+    path = run / STATE
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ValueError(f"{path}: not a readable loop state ({error})") from None
+    if not isinstance(state, dict) or not isinstance(state.get("timesteps"), int):
+        raise ValueError(f"{path}: not a loop state (no timesteps)")
+    return state
+
+
+def read_normalizer(run: Path) -> dict[str, np.ndarray]:
+    """The observation normaliser of a checkpoint, or a ValueError naming the file."""
+    path = run / NORMALIZER
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            arrays = {
+                name: np.asarray(saved[name], np.float64) for name in ("mean", "var", "count")
+            }
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        raise ValueError(f"{path}: not a readable normaliser ({error})") from None
+    if not all(np.all(np.isfinite(a)) for a in arrays.values()) or np.any(arrays["var"] < 0):
+        raise ValueError(f"{path}: the normaliser holds NaN, infinite or negative values")
+    return arrays
+
+
 def recover_checkpoint(run: Path) -> None:
     """Put the last whole checkpoint back in place after a kill between the two renames of
     `TrainingLoop.checkpoint` (a half-written new one is dropped)."""
@@ -377,13 +408,13 @@ def export_run(run: Path, out: Path, best: bool = False) -> Path:
     if not (run / CHECKPOINT).exists():
         raise FileNotFoundError(f"{run / CHECKPOINT}: no checkpoint in this run directory")
     if best:
-        record = json.loads((run / STATE).read_text(encoding="utf-8"))["best"]
+        record = read_state(run).get("best")
         if not record:
             raise FileNotFoundError(f"{run / STATE}: no evaluation has been recorded yet")
         return copy_brain(run / SNAPSHOTS / record["snapshot"], out, record["evaluation"])
     settings = load_settings(run / SETTINGS_FILE)
     policy_state = checkpoint_policy_state(run / CHECKPOINT)  # no unpickling: weights only
-    state = json.loads((run / STATE).read_text(encoding="utf-8"))
-    with np.load(run / NORMALIZER, allow_pickle=False) as saved:
-        mean, var = saved["mean"], saved["var"]
+    state = read_state(run)
+    saved = read_normalizer(run)
+    mean, var = saved["mean"], saved["var"]
     return write_brain(out, policy_state, mean, var, settings, state["last_evaluation"], out.name)
