@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.testing import check_decision, check_end
+from duelo.envs.esgrima.setup import RATINGS
 from duelo.envs.esgrima.setup import load_catalog as esgrima_catalog
 from duelo.envs.esgrima.skirmish import EsgrimaSkirmishRuleset
 from duelo.envs.infierno.rules import InfiernoRuleset
@@ -92,22 +93,11 @@ def test_random_infierno_configs_stay_in_the_space(
 def test_random_esgrima_configs_stay_in_the_space(
     names: tuple, ratings: list, pg: tuple, layout: str, seed: int, data: st.DataObject
 ) -> None:
-    fields = (
-        "agresividad",
-        "punteria",
-        "tecnica",
-        "instinto",
-        "discrecion",
-        "talento",
-        "defensa",
-        "reflejos",
-        "suerte",
-    )
     fighters = tuple(
         dataclasses.replace(
             ESGRIMA.characters[name],
             pg_max=pg[i],
-            **dict(zip(fields, ratings[9 * i : 9 * i + 9], strict=True)),
+            **dict(zip(RATINGS, ratings[9 * i : 9 * i + 9], strict=True)),
         )
         for i, name in enumerate(names)
     )

@@ -118,18 +118,24 @@ def _publish(staging: Path, out: Path) -> Path:
     """Replace `out` with the finished folder: the old one is moved aside first and removed
     only once the new one is in place, so a kill leaves a whole brain (old or new) at `out`
     or beside it, never none."""
-    for name in (MANIFEST, WEIGHTS):
-        fsync(staging / name)
-    old = out.with_name(f".{out.name}.old")
-    if old.exists():
-        shutil.rmtree(old)
-    if out.exists():
-        os.replace(out, old)
-    os.replace(staging, out)
-    fsync(out.parent)
-    if old.exists():
-        shutil.rmtree(old)
+    replace_folder(staging, out, out.with_name(f".{out.name}.old"))
     return out
+
+
+def replace_folder(fresh: Path, target: Path, old: Path) -> None:
+    """Put the finished folder `fresh` at `target` as one step that a kill cannot split:
+    its files are flushed to disk, the old `target` is moved to `old`, `fresh` takes its
+    place, and only then is `old` removed (a kill in between leaves `old` whole)."""
+    for path in (*fresh.iterdir(), fresh):
+        fsync(path)
+    if old.exists():
+        shutil.rmtree(old)
+    if target.exists():
+        os.replace(target, old)
+    os.replace(fresh, target)
+    fsync(target.parent)
+    if old.exists():
+        shutil.rmtree(old)
 
 
 def fsync(path: Path) -> None:

@@ -33,7 +33,12 @@ from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
 from duelo.evaluation.report import Tally, score_of_a
 from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
-from duelo.training.export import checkpoint_policy_state, copy_brain, fsync, write_brain
+from duelo.training.export import (
+    checkpoint_policy_state,
+    copy_brain,
+    replace_folder,
+    write_brain,
+)
 from duelo.training.settings import SETTINGS_FILE, TrainSettings, load_settings
 
 CHECKPOINT_DIR = "checkpoint"
@@ -235,15 +240,7 @@ class TrainingLoop(BaseCallback):
         with (fresh / Path(NORMALIZER).name).open("wb") as stream:
             np.savez(stream, mean=rms.mean, var=rms.var, count=np.array(rms.count))
         (fresh / Path(STATE).name).write_text(json.dumps(self.state, indent=2), encoding="utf-8")
-        for path in (*fresh.iterdir(), fresh):
-            fsync(path)
-        current, old = self.run / CHECKPOINT_DIR, self.run / f"{CHECKPOINT_DIR}.old"
-        if current.exists():
-            os.replace(current, old)
-        os.replace(fresh, current)
-        fsync(self.run)
-        if old.exists():
-            shutil.rmtree(old)
+        replace_folder(fresh, self.run / CHECKPOINT_DIR, self.run / f"{CHECKPOINT_DIR}.old")
 
 
 def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
