@@ -12,7 +12,6 @@ duels are kept, a half-written last line is dropped, and the rest is played.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import multiprocessing
 import signal
@@ -28,6 +27,11 @@ from typing import Any, TextIO
 import numpy as np
 
 from duelo.agents.registry import is_imported, make_policy
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; a second writer is not detected there
+    fcntl = None
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import summary
 from duelo.envs.core.runner import play_duel
@@ -300,6 +304,8 @@ def _locked(path: Path, mode: str) -> TextIO:
     """`path` opened for appending and locked: a second run writing one folder is refused
     (the lock goes with the process, so a killed run leaves none behind)."""
     stream = path.open(mode, encoding="utf-8")
+    if fcntl is None:
+        return stream
     try:
         fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
