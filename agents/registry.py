@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from duelo.agents import esgrima, infierno
+from duelo.agents import esgrima, infierno, liminal
 from duelo.agents.brain import load_brain
 from duelo.agents.random_policy import RandomPolicy
 from duelo.envs.core.policy import Policy
@@ -22,6 +22,7 @@ SYSTEM_AGNOSTIC: dict[str, Callable[[], Policy]] = {"random": RandomPolicy}
 """Policies that play any system."""
 SYSTEM_NPCS: dict[str, dict[str, Callable[[], Policy]]] = {
     "infierno": infierno.NPCS,
+    "liminal": liminal.NPCS,
     "esgrima": esgrima.SKIRMISH_NPCS,
     "esgrima_duel": esgrima.DUEL_NPCS,
 }

@@ -25,6 +25,9 @@ from duelo.envs.esgrima.skirmish import EsgrimaSkirmishRuleset
 from duelo.envs.infierno import setup as infierno_setup
 from duelo.envs.infierno.env import InfiernoEnv
 from duelo.envs.infierno.rules import InfiernoRuleset
+from duelo.envs.liminal import setup as liminal_setup
+from duelo.envs.liminal.env import LiminalEnv
+from duelo.envs.liminal.rules import LiminalRuleset
 
 CATALOG_VARIANT = "catalog"
 """The ruleset argument that is not a variant: the configs it reads them from."""
@@ -109,6 +112,15 @@ SYSTEMS = {
         env=InfiernoEnv,
         options=infierno_setup.InfiernoOptions,
         scenario_ids=lambda: infierno_setup.load_catalog().scenarios,
+    ),
+    "liminal": System(
+        id="liminal",
+        game="Liminal (2d6 + skill, opposed)",
+        name="Liminal",
+        ruleset=LiminalRuleset,
+        env=LiminalEnv,
+        options=liminal_setup.LiminalOptions,
+        scenario_ids=lambda: liminal_setup.load_catalog().scenarios,
     ),
     "esgrima": System(
         id="esgrima",

@@ -33,17 +33,19 @@ class Event(NamedTuple):
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a duel ended. `winner` is a seat, or None for a draw."""
+    """How a duel ended. `winner` is a seat, or None for a draw; `stake` is what the win
+    is worth (a rival who flees a Liminal fight loses half: digest §12)."""
 
     winner: int | None
     reason: str
     truncated: bool = False
+    stake: float = 1.0
 
     def reward(self, seat: int) -> float:
-        """+1 for a win, -1 for a loss, 0 for a draw or a truncated duel."""
+        """+stake for a win, -stake for a loss, 0 for a draw or a truncated duel."""
         if self.winner is None:
             return 0.0
-        return 1.0 if self.winner == seat else -1.0
+        return self.stake if self.winner == seat else -self.stake
 
 
 MAX_ROUND_CAP = 998

@@ -1,0 +1,566 @@
+"""The Liminal ruleset: one-on-one duels.
+
+Seed `001_3a3a9868b83ae6e2.txt` ("COMBATE"), digest `rules/liminal.md`. Comments
+cite the digest's sections (§n) and its numbered defaults (§10 #n).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from duelo.envs.core.config import entry_of, pair_of
+from duelo.envs.core.dice import Dice
+from duelo.envs.core.record import Outcome
+from duelo.envs.core.ruleset import seat_names
+from duelo.envs.liminal.observation import OBSERVATION_SPEC, observe
+from duelo.envs.liminal.odds import (
+    QUICK_GRAB_CL,
+    STANDARD_CL,
+    Grade,
+    challenge,
+    roll,
+)
+from duelo.envs.liminal.setup import (
+    OUT,
+    TRACK,
+    Catalog,
+    Character,
+    Kind,
+    LiminalOptions,
+    Scenario,
+    Strength,
+    Weapon,
+    load_catalog,
+    options_from,
+)
+from duelo.envs.liminal.state import (
+    MOVE_STEPS,
+    Action,
+    Deed,
+    Fighter,
+    LiminalState,
+    PendingHit,
+    Phase,
+)
+
+MODIFIER = 2
+"""Every situational modifier is +-2 (digest §8)."""
+SOCIAL_REACH = 3
+"""A demand to surrender reaches a rival within shouting range, d <= 3 (§5 ASSUMPTION)."""
+ATTACK_CRITS = (Action.CRIT_DAMAGE, Action.CRIT_ACT_FIRST, Action.CRIT_DISARM)
+DEFENCE_CRITS = (Action.DEFEND_PERFECT_COVER, Action.DEFEND_WITHDRAW)
+
+
+class LiminalRuleset:
+    """Liminal duels between two fighters (DESIGN.md layer 2).
+
+    Args:
+        scenario: a scenario id of `configs/liminal/scenarios.yaml` or a `Scenario`.
+        fighters: two character ids or `Character`s; None takes the scenario's.
+        options: `LiminalOptions` or a dict of its fields (GM rulings).
+        catalog: weapons, characters and scenarios; None loads the packaged ones.
+    """
+
+    system = "liminal"
+    version = 0
+    actions = Action
+    observation_spec = OBSERVATION_SPEC
+
+    def __init__(
+        self,
+        scenario: str | Scenario = "standoff",
+        fighters: tuple[str | Character, str | Character] | None = None,
+        options: LiminalOptions | dict[str, Any] | None = None,
+        catalog: Catalog | None = None,
+    ) -> None:
+        self.catalog = catalog or load_catalog()
+        self.scenario = entry_of(scenario, Scenario, self.catalog.scenario, "scenario")
+        names = self.scenario.fighters if fighters is None else fighters
+        self.characters = pair_of(names, Character, self.catalog.character, "fighters")
+        for character in self.characters:
+            for weapon_id in character.weapons:
+                if weapon_id not in self.catalog.weapons:
+                    raise ValueError(f"{character.id}: unknown weapon {weapon_id!r}")
+        self.options = options_from(options)
+        self.round_cap = self.options.round_cap
+        self.unarmed = self.catalog.weapons["unarmed"]
+        self.strength_bonus = {
+            Strength.NONE: 0,
+            Strength.FUERTE: self.options.fuerte_bonus,
+            Strength.SOBRENATURAL: self.options.sobrenatural_bonus,
+        }
+
+    # --- the ruleset interface ---------------------------------------------------
+
+    def new_duel(self, dice: Dice) -> LiminalState:
+        names = seat_names(*(c.name for c in self.characters))
+        fighters = [
+            Fighter(
+                character=c,
+                name=names[seat],
+                carried=[self.catalog.weapons[w] for w in c.weapons],
+                endurance=c.endurance_max,
+                in_cover=self.scenario.cover[seat],
+                high_ground=self.scenario.high_ground[seat],
+                unseen=self.scenario.unseen[seat],
+            )
+            for seat, c in enumerate(self.characters)
+        ]
+        state = LiminalState(
+            scenario=self.scenario,
+            options=self.options,
+            fighters=fighters,
+            distance=self.scenario.distance,
+        )
+        state.say(
+            None,
+            "Scenario {}: {} vs {}, distance {} ({})",
+            self.scenario.id,
+            names[0],
+            names[1],
+            state.distance,
+            TRACK[state.distance].name.lower(),
+        )
+        first = self._initiative(state, dice)
+        state.first = state.next_first = first
+        state.say(first, "{} acts first every round", fighters[first].name)
+        self._start_round(state)
+        return state
+
+    def to_act(self, state: LiminalState) -> int | None:
+        return None if state.result is not None else state.current
+
+    def legal_actions(self, state: LiminalState, seat: int) -> np.ndarray:
+        mask = np.zeros(len(Action), dtype=bool)
+        if self.to_act(state) != seat:
+            return mask
+        if state.phase == Phase.CRIT_ATTACK:
+            pending = state.pending
+            assert pending is not None
+            target = state.fighters[1 - seat]
+            mask[Action.CRIT_DAMAGE] = True
+            mask[Action.CRIT_ACT_FIRST] = state.next_first != seat  # §7: not if already first
+            mask[Action.CRIT_DISARM] = target.held is not None  # §7: the target holds one
+            return mask
+        if state.phase == Phase.CRIT_DEFEND:
+            mask[list(DEFENCE_CRITS)] = True
+            return mask
+        me, them = state.fighters[seat], state.fighters[1 - seat]
+        for move, step in enumerate(MOVE_STEPS):
+            if state.moved and step:
+                continue  # a bonus action after a quick grab may still take the free move
+            if step < 0 and state.distance == 0:
+                continue
+            distance = max(0, state.distance + step)
+            base = move * len(Deed)
+            mask[base + Deed.NONE] = True
+            if distance >= OUT:
+                continue  # stepping out withdraws: the action goes unresolved (§12)
+            mask[base + Deed.MELEE] = distance == 0 and not them.perfect_cover
+            mask[base + Deed.SHOOT] = (
+                not them.perfect_cover and self._ranged_weapon(me, distance) is not None
+            )
+            mask[base + Deed.DEFEND] = True
+            mask[base + Deed.SOCIAL] = self.options.social_action and distance <= SOCIAL_REACH
+        if state.phase == Phase.MAIN:
+            mask[Action.RECOVER] = me.dropped is not None
+        mask[Action.FAST_ADVANCE] = state.distance > 0 and not state.moved
+        mask[Action.FAST_RETREAT] = not state.moved
+        return mask
+
+    def apply(self, state: LiminalState, seat: int, action: int, dice: Dice) -> None:
+        action = Action(action)
+        if state.phase == Phase.CRIT_ATTACK:
+            self._attack_critical(state, seat, action, dice)
+        elif state.phase == Phase.CRIT_DEFEND:
+            self._defence_critical(state, seat, action, dice)
+        elif action == Action.RECOVER:
+            self._recover(state, seat, dice)
+        elif action in (Action.FAST_ADVANCE, Action.FAST_RETREAT):
+            self._fast_move(state, seat, action, dice)
+        else:
+            move, deed = divmod(int(action), len(Deed))
+            if self._move(state, seat, MOVE_STEPS[move]):
+                self._deed(state, seat, Deed(deed), dice)
+
+    def observe(self, state: LiminalState, seat: int) -> np.ndarray:
+        return observe(state, seat, self.strength_bonus)
+
+    # --- initiative, rounds and turns (§4) -------------------------------------------
+
+    def _initiative(self, state: LiminalState, dice: Dice) -> int:
+        """The seat acting first every round (§4, §10 #7); no unskilled +2 on initiative."""
+        fighters = state.fighters
+        if self.options.initiative_mode == "opposed":
+            while True:
+                totals = []
+                for seat, fighter in enumerate(fighters):
+                    faces = [dice.roll(6, "initiative"), dice.roll(6, "initiative")]
+                    totals.append(sum(faces) + fighter.character.perception)
+                    state.say(seat, "Initiative: {} 2d6 {} = {}", fighter.name, faces, totals[-1])
+                if totals[0] != totals[1]:
+                    return 0 if totals[0] > totals[1] else 1
+        roller = dice.roll(2, "initiative roller") - 1
+        me, them = fighters[roller], fighters[1 - roller]
+        cl = STANDARD_CL + them.character.perception
+        result, faces, total = roll(dice, me.character.perception, cl, "initiative")
+        state.say(
+            roller, "Initiative: {} rolls Perception 2d6 {} = {} vs {}", me.name, faces, total, cl
+        )
+        return roller if result != Grade.MISS else 1 - roller
+
+    def _start_round(self, state: LiminalState) -> None:
+        if not state.start_round(self.round_cap):
+            return
+        state.first = state.next_first  # an "act first" critical counts from now on (§7)
+        for fighter in state.fighters:
+            fighter.drew_this_round = False
+            fighter.acted_this_round = False
+        state.turn_index = 0
+        state.say(None, "--- Round {} ---", state.round)
+        self._begin_turn(state, state.first)
+
+    def _begin_turn(self, state: LiminalState, seat: int) -> None:
+        fighter = state.fighters[seat]
+        fighter.defending = fighter.perfect_cover = False  # they last until the next action (§7)
+        state.current = seat
+        state.phase = Phase.MAIN
+        state.moved = False
+        state.pending = None
+        state.say(seat, "{}'s turn", fighter.name)
+
+    def _end_turn(self, state: LiminalState) -> None:
+        fighter = state.fighters[state.current]
+        fighter.acted_this_round = True
+        fighter.shaken = False  # §10 #21: unused by the end of its next turn, it lapses
+        state.pending = None
+        state.phase = Phase.MAIN
+        state.turn_index += 1
+        if state.turn_index < 2:
+            self._begin_turn(state, 1 - state.current)
+        else:
+            self._start_round(state)
+
+    # --- movement (§6) ------------------------------------------------------------------
+
+    def _move(self, state: LiminalState, seat: int, step: int) -> bool:
+        """The free move; False when it took the mover out of the fight (withdrawal)."""
+        if step == 0:
+            return True
+        state.moved = True
+        return self._step(state, seat, step)
+
+    def _step(self, state: LiminalState, seat: int, step: int) -> bool:
+        fighter = state.fighters[seat]
+        before = state.distance
+        state.distance = max(0, before + step)
+        fighter.in_cover = fighter.high_ground = False  # places, lost by moving (§8, §10 #24)
+        verb = "advances" if step < 0 else "falls back"
+        state.say(seat, "{} {}: distance {} -> {}", fighter.name, verb, before, state.distance)
+        if state.distance >= OUT:  # §6, §9: one's own move past far is a withdrawal
+            self._withdraw(state, seat)
+            return False
+        return True
+
+    def _fast_move(self, state: LiminalState, seat: int, action: Action, dice: Dice) -> None:
+        """Seed: 60 paces instead of 30; in combat, an Athletics test (§5, §10 #11)."""
+        me = state.fighters[seat]
+        steps = 2
+        if state.distance <= 1 or self._can_shoot(state.fighters[1 - seat], state.distance):
+            result, _ = self._test(state, seat, "athletics", STANDARD_CL, dice, "fast move")
+            steps = 2 if result != Grade.MISS else 1
+        state.moved = True
+        state.say(seat, "{} moves fast ({} steps)", me.name, steps)
+        if self._step(state, seat, -steps if action == Action.FAST_ADVANCE else steps):
+            self._end_turn(state)
+
+    # --- the turn's action (§5) ---------------------------------------------------------
+
+    def _deed(self, state: LiminalState, seat: int, deed: Deed, dice: Dice) -> None:
+        if deed == Deed.MELEE:
+            self._attack(state, seat, dice, melee=True)
+        elif deed == Deed.SHOOT:
+            self._attack(state, seat, dice, melee=False)
+        elif deed == Deed.DEFEND:
+            self._defend(state, seat, dice)
+        elif deed == Deed.SOCIAL:
+            self._social(state, seat, dice)
+        else:
+            state.say(seat, "{} takes no action", state.fighters[seat].name)
+            self._end_turn(state)
+
+    def _attack(self, state: LiminalState, seat: int, dice: Dice, melee: bool) -> None:
+        me, them = state.fighters[seat], state.fighters[1 - seat]
+        weapon = self._melee_weapon(me) if melee else self._ranged_weapon(me, state.distance)
+        assert weapon is not None  # the mask allows only attacks with a weapon at hand
+        self._draw(me, weapon)
+        bonus, notes = self._attack_modifiers(state, me, them, weapon, melee)
+        skill = "melee" if melee else "shoot"
+        defence = (
+            max(them.character.athletics, them.character.melee)
+            if melee
+            else them.character.athletics
+        )
+        cl = STANDARD_CL + defence + them.character.defence_bonus
+        if not melee and them.in_cover and not me.in_cover:
+            cl += MODIFIER  # §8: cover against ranged attacks
+            notes.append("target in cover")
+        state.say(seat, "{} attacks with the {}{}", me.name, weapon.name, _listed(notes))
+        result, _ = self._test(state, seat, skill, cl, dice, "attack", bonus)
+        if result == Grade.MISS:
+            self._end_turn(state)
+            return
+        hit = PendingHit(seat, weapon, melee)
+        if result == Grade.CRITICAL:
+            if self.options.crit_choice == "agent":
+                state.pending, state.phase = hit, Phase.CRIT_ATTACK
+                return
+            self._attack_critical(state, seat, self._fixed_critical(state, seat), dice, hit)
+            return
+        self._damage(state, hit, dice, extra_die=False)
+
+    def _attack_modifiers(
+        self, state: LiminalState, me: Fighter, them: Fighter, weapon: Weapon, melee: bool
+    ) -> tuple[int, list[str]]:
+        """The attacker's +-2s (§8)."""
+        bonus, notes = 0, []
+        if melee:
+            if self._better_weapon(me, them, weapon):
+                bonus += MODIFIER
+                notes.append("better weapon +2")
+            if me.high_ground:
+                bonus += MODIFIER
+                notes.append("high ground +2")
+        elif state.distance == 0 and weapon.adjacent_penalty:
+            bonus += weapon.adjacent_penalty  # seed: a pistol fired at an adjacent rival
+            notes.append(f"adjacent {weapon.adjacent_penalty:+d}")
+        if them.unseen:
+            bonus -= MODIFIER
+            notes.append("target unseen -2")
+        return bonus, notes
+
+    def _better_weapon(self, me: Fighter, them: Fighter, weapon: Weapon) -> bool:
+        """§8: a melee weapon against a rival holding none (default), or a higher tier."""
+        their = them.weapon
+        their_tier = their.tier if their is not None and their.kind == Kind.MELEE else 0
+        if self.options.better_weapon == "tiered":
+            return weapon.tier > their_tier
+        armed = weapon is not self.unarmed
+        return armed and (their is None or their.kind != Kind.MELEE)
+
+    def _damage(self, state: LiminalState, hit: PendingHit, dice: Dice, extra_die: bool) -> None:
+        """Weapon dice, the strength talent in melee, the critical's die, halved if the
+        target defends (§4 steps 6-7, §7)."""
+        me, them = state.fighters[hit.attacker], state.fighters[1 - hit.attacker]
+        faces = [dice.roll(6, "damage")]
+        if extra_die:
+            faces.append(dice.roll(6, "critical damage"))
+        talent = self.strength_bonus[me.character.strength] if hit.melee else 0
+        damage = sum(faces) + hit.weapon.bonus + talent
+        halved = them.defending
+        if halved:
+            damage //= 2
+        before = them.endurance
+        them.endurance -= damage
+        if hit.weapon is self.unarmed:
+            them.endurance = max(0, them.endurance)  # §9: unarmed damage is non-lethal
+        state.say(
+            hit.attacker,
+            "Damage: {} {}+{}{} = {} to {} (Endurance {} -> {})",
+            me.name,
+            faces,
+            hit.weapon.bonus + talent,
+            ", halved" if halved else "",
+            damage,
+            them.name,
+            before,
+            them.endurance,
+        )
+        if them.endurance <= 0:
+            state.finish(Outcome(hit.attacker, f"{them.name} is down"))
+            return
+        self._end_turn(state)
+
+    def _attack_critical(
+        self,
+        state: LiminalState,
+        seat: int,
+        choice: Action,
+        dice: Dice,
+        hit: PendingHit | None = None,
+    ) -> None:
+        """The attacker's critical effect (§7), then the damage."""
+        hit = hit or state.pending
+        assert hit is not None
+        them = state.fighters[1 - seat]
+        state.pending, state.phase = None, Phase.MAIN
+        if choice == Action.CRIT_ACT_FIRST:
+            state.next_first = seat
+            state.say(
+                seat, "Critical: {} will act first from the next round", state.fighters[seat].name
+            )
+        elif choice == Action.CRIT_DISARM:
+            them.dropped, them.held = them.held, None
+            state.say(seat, "Critical: {} is disarmed", them.name)
+        else:
+            state.say(seat, "Critical: +1d6 damage")
+        self._damage(state, hit, dice, extra_die=choice == Action.CRIT_DAMAGE)
+
+    def _fixed_critical(self, state: LiminalState, seat: int) -> Action:
+        """§10 #18: disarm a target with no other weapon to draw; else act first; else +1d6."""
+        them = state.fighters[1 - seat]
+        spare = any(i not in (them.held, them.dropped) for i in range(len(them.carried)))
+        if them.held is not None and not spare:
+            return Action.CRIT_DISARM
+        if state.next_first != seat:
+            return Action.CRIT_ACT_FIRST
+        return Action.CRIT_DAMAGE
+
+    def _defend(self, state: LiminalState, seat: int, dice: Dice) -> None:
+        """Seed (Ponerse a la defensiva): Athletics at 8; damage halved until the next turn."""
+        me = state.fighters[seat]
+        result, _ = self._test(state, seat, "athletics", STANDARD_CL, dice, "defensive stance")
+        if result == Grade.MISS:
+            self._end_turn(state)
+            return
+        me.defending = True
+        state.say(seat, "{} is on the defensive: damage halved", me.name)
+        if result == Grade.CRITICAL:
+            if self.options.crit_choice == "agent":
+                state.phase = Phase.CRIT_DEFEND
+                return
+            self._defence_critical(state, seat, Action.DEFEND_PERFECT_COVER, dice)
+            return
+        self._end_turn(state)
+
+    def _defence_critical(self, state: LiminalState, seat: int, choice: Action, dice: Dice) -> None:
+        """§7: perfect cover until the next turn, or leaving the battlefield."""
+        state.phase = Phase.MAIN
+        if choice == Action.DEFEND_WITHDRAW:
+            self._withdraw(state, seat)
+            return
+        state.fighters[seat].perfect_cover = True
+        state.say(seat, "{} finds perfect cover", state.fighters[seat].name)
+        self._end_turn(state)
+
+    def _social(self, state: LiminalState, seat: int, dice: Dice) -> None:
+        """Seed: convince an enemy to surrender, or unsettle it (§5, §10 #14)."""
+        them = state.fighters[1 - seat]
+        cl = STANDARD_CL + them.character.conviction
+        result, _ = self._test(state, seat, "social", cl, dice, "demand surrender")
+        if result != Grade.MISS:
+            maximum = them.character.endurance_max
+            yields = them.endurance <= maximum * self.options.surrender_threshold
+            if result == Grade.CRITICAL:
+                yields = yields or them.endurance < maximum or them.shaken
+            if yields:
+                state.say(seat, "{} SURRENDERS", them.name)
+                state.finish(Outcome(seat, f"{them.name} surrenders"))
+                return
+            them.shaken = True
+            state.say(seat, "{} is shaken (-2 on the next test)", them.name)
+        self._end_turn(state)
+
+    def _recover(self, state: LiminalState, seat: int, dice: Dice) -> None:
+        """Seed: the weapon comes back; Athletics at 12 is quick enough for another action."""
+        me = state.fighters[seat]
+        me.held, me.dropped = me.dropped, None
+        state.say(seat, "{} recovers the {}", me.name, me.carried[me.held].name)
+        result, _ = self._test(state, seat, "athletics", QUICK_GRAB_CL, dice, "quick grab")
+        if result == Grade.MISS:
+            self._end_turn(state)
+            return
+        state.phase = Phase.BONUS  # §5: one more action this turn (the free move unused)
+        state.say(seat, "{} grabs it fast enough to act again", me.name)
+
+    def _withdraw(self, state: LiminalState, seat: int) -> None:
+        """§9, §12: leaving the fight; the rival stays, and the stake is halved."""
+        me = state.fighters[seat]
+        state.say(seat, "{} withdraws from the fight", me.name)
+        outcome = Outcome(1 - seat, f"{me.name} withdraws", stake=self.options.withdraw_stake)
+        state.finish(outcome)
+
+    # --- tests and weapons ------------------------------------------------------------
+
+    def _test(
+        self,
+        state: LiminalState,
+        seat: int,
+        skill: str,
+        base: int,
+        dice: Dice,
+        purpose: str,
+        bonus: int = 0,
+    ) -> tuple[Grade, int]:
+        """2d6 + skill + modifiers against the CL (+2 unskilled); a shaken roller takes -2
+        on this test and is steady again (§3, §10 #6, #21)."""
+        me = state.fighters[seat]
+        level = getattr(me.character, skill)
+        if me.shaken:
+            bonus -= MODIFIER
+            me.shaken = False
+        cl = challenge(base, level)
+        can_crit = not (self.options.unskilled_no_crit and level == 0)
+        result, faces, total = roll(dice, level + bonus, cl, purpose, can_crit)
+        state.say(
+            seat,
+            "{}: {} 2d6 {} {:+d} = {} vs {} -> {}",
+            purpose.capitalize(),
+            me.name,
+            faces,
+            level + bonus,
+            total,
+            cl,
+            result.name.lower(),
+        )
+        return result, total
+
+    def _melee_weapon(self, fighter: Fighter) -> Weapon:
+        """The held melee weapon, else a carried one (drawn free, once a round), else fists
+        (§4, §10 #23)."""
+        held = fighter.weapon
+        if held is not None and held.kind == Kind.MELEE:
+            return held
+        if not fighter.drew_this_round:
+            for index, weapon in enumerate(fighter.carried):
+                if weapon.kind == Kind.MELEE and index != fighter.dropped:
+                    return weapon
+        return self.unarmed
+
+    def _ranged_weapon(self, fighter: Fighter, distance: int) -> Weapon | None:
+        """A ranged weapon usable at `distance`: the held one, else one to draw (§4, §6)."""
+        band = TRACK[distance] if distance < OUT else None
+        if band is None:
+            return None
+        held = fighter.weapon
+        if held is not None and held.kind == Kind.RANGED and held.bands[band]:
+            return held
+        if not fighter.drew_this_round:
+            for index, weapon in enumerate(fighter.carried):
+                if weapon.kind == Kind.RANGED and weapon.bands[band] and index != fighter.dropped:
+                    return weapon
+        return None
+
+    def _can_shoot(self, fighter: Fighter, distance: int) -> bool:
+        """Whether `fighter` holds or carries a ranged weapon usable at `distance` (who counts
+        as "being shot at" for the fast move, §10 #11)."""
+        band = TRACK[min(distance, OUT - 1)]
+        return any(
+            w.kind == Kind.RANGED and w.bands[band]
+            for i, w in enumerate(fighter.carried)
+            if i != fighter.dropped
+        )
+
+    @staticmethod
+    def _draw(fighter: Fighter, weapon: Weapon) -> None:
+        """Put `weapon` in hand: the free draw of the round (§4), when it is not there yet."""
+        if fighter.weapon is weapon or weapon not in fighter.carried:
+            return  # already in hand, or fists
+        fighter.held = fighter.carried.index(weapon)
+        fighter.drew_this_round = True
+
+
+def _listed(notes: list[str]) -> str:
+    return f" ({', '.join(notes)})" if notes else ""
