@@ -23,6 +23,7 @@ SYSTEM_AGNOSTIC: dict[str, Callable[[], Policy]] = {"random": RandomPolicy}
 SYSTEM_NPCS: dict[str, dict[str, Callable[[], Policy]]] = {
     "infierno": infierno.NPCS,
     "liminal": liminal.NPCS,
+    "liminal_mob": liminal.NPCS,
     "esgrima": esgrima.SKIRMISH_NPCS,
     "esgrima_duel": esgrima.DUEL_NPCS,
 }

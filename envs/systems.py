@@ -26,7 +26,8 @@ from duelo.envs.infierno import setup as infierno_setup
 from duelo.envs.infierno.env import InfiernoEnv
 from duelo.envs.infierno.rules import InfiernoRuleset
 from duelo.envs.liminal import setup as liminal_setup
-from duelo.envs.liminal.env import LiminalEnv
+from duelo.envs.liminal.env import LiminalEnv, LiminalMobEnv
+from duelo.envs.liminal.mob import LiminalMobRuleset, load_mob_scenarios
 from duelo.envs.liminal.rules import LiminalRuleset
 
 CATALOG_VARIANT = "catalog"
@@ -121,6 +122,15 @@ SYSTEMS = {
         env=LiminalEnv,
         options=liminal_setup.LiminalOptions,
         scenario_ids=lambda: liminal_setup.load_catalog().scenarios,
+    ),
+    "liminal_mob": System(
+        id="liminal_mob",
+        game="Liminal: a hero against a mob (turba)",
+        name="LiminalMob",
+        ruleset=LiminalMobRuleset,
+        env=LiminalMobEnv,
+        options=liminal_setup.LiminalOptions,
+        scenario_ids=load_mob_scenarios,
     ),
     "esgrima": System(
         id="esgrima",

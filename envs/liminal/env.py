@@ -1,4 +1,4 @@
-"""`duelo/Liminal-v0`: the Gymnasium face of the Liminal ruleset."""
+"""`duelo/Liminal-v0` and `duelo/LiminalMob-v0`: the Gymnasium faces of Liminal."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import Any
 
 from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.policy import Policy
+from duelo.envs.liminal.mob import LiminalMobRuleset, MobScenario
 from duelo.envs.liminal.rules import LiminalRuleset
 from duelo.envs.liminal.setup import Character, LiminalOptions, Scenario
 
@@ -148,3 +149,96 @@ class LiminalEnv(DuelEnv):
         **env_options: Any,
     ) -> None:
         super().__init__(LiminalRuleset(scenario, fighters, options), opponent, **env_options)
+
+
+_DUEL_DOC = LiminalEnv.__doc__ or ""
+_ACTIONS = _DUEL_DOC[
+    _DUEL_DOC.index("    | id | action | mask |") : _DUEL_DOC.index("    ## Observation")
+]
+_KEYS = _DUEL_DOC[
+    _DUEL_DOC.index("    | key | shape | meaning |") : _DUEL_DOC.index("    ## Rewards")
+]
+
+
+class LiminalMobEnv(DuelEnv):
+    __doc__ = f"""A Liminal hero (seat 0) against a mob (turba, seat 1): digest §8, §12.
+
+    ## Description
+
+    A group of unskilled people, dangerous because there are many: one attack a
+    round at a level of 1 per 2 members standing (at most 3), 1d6 damage (1d6+1
+    armed), and 3 Endurance a member, damage spilling from one to the next. The
+    hero fights as in `duelo/Liminal-v0`; the mob only moves, fast-moves and
+    strikes in melee, defends and tests at skill 0, takes +1d6 on its criticals,
+    and breaks to a demand to surrender once half its members are down. The
+    learner may play either side (`learner_seat`).
+
+    ## Action Space
+
+    `Discrete(25)`, the duel's, masked; the mob's mask allows only HOLD,
+    HOLD_MELEE, ADVANCE, ADVANCE_MELEE, RETREAT, FAST_ADVANCE and FAST_RETREAT,
+    and the hero's never CRIT_DISARM:
+
+{_ACTIONS}
+    ## Observation Space
+
+    The duel's keys (the mob's skills row shows its attack level as melee), and
+    `mob`:
+
+{_KEYS}    | `mob` | 5 | the mob: members at the start, standing, the front member's Endurance, its attack level, armed |
+
+    ## Rewards
+
+    +1 to the hero when the mob is down or breaks, -1 when the hero is down (and
+    the reverse for the mob); a withdrawal is worth `withdraw_stake` (0.5); 0 at
+    the round cap.
+
+    ## Starting State
+
+    By scenario (`configs/liminal/mobs.yaml`): `street_gang` (a gunman and eight
+    unarmed gang members, near), `back_alley` (a duelist and ten locals with
+    clubs and bottles, near). The hero rolls Perception against the mob's 0
+    for initiative.
+
+    ## Episode End
+
+    Terminated when the hero or the whole mob is down, the mob breaks, or a side
+    withdraws; truncated at the round cap (30).
+
+    ## Arguments
+
+    - `opponent`: the policy playing the other seat (a name for `gymnasium.make`).
+    - `scenario`: `"street_gang"` (default), `"back_alley"` or a `MobScenario`.
+    - `hero`: a character id of `configs/liminal/characters.yaml`; default the scenario's.
+    - `options`: dict of `LiminalOptions` fields, as in `duelo/Liminal-v0`.
+    - `learner_seat`, `illegal_action`, `illegal_penalty`, `illegal_limit`,
+      `flat_observation`, `render_mode` (`"ansi"`): see `DuelEnv`.
+
+    ## Rules
+
+    Implements seed `001_3a3a9868b83ae6e2.txt` ("Turbas") as read by
+    `rules/liminal.md` §8: the grouped attack and its level, damage that spills
+    from member to member (a pool of 3 x members), skill 0 for everything else,
+    the mob's +1d6 criticals, breaking at half strength, and the +2 of a blade
+    against an unarmed mob; the rest is the duel's rules.
+
+    Left out, and why:
+    - Saving mob members afterwards (Medicine, §8): a statistic after the fight,
+      not part of it.
+    - Several heroes and split mobs, a ringleader with a real weapon (§8, §12):
+      they need more than two sides.
+
+    ## Version History
+
+    - v0: initial release.
+    """
+
+    def __init__(
+        self,
+        opponent: Policy,
+        scenario: str | MobScenario = "street_gang",
+        hero: str | Character | None = None,
+        options: LiminalOptions | dict[str, Any] | None = None,
+        **env_options: Any,
+    ) -> None:
+        super().__init__(LiminalMobRuleset(scenario, hero, options), opponent, **env_options)

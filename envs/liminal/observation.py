@@ -104,6 +104,12 @@ NO_WEAPON = [0.0] * len(WEAPON_FIELDS)
 
 def observe(state: LiminalState, seat: int, strength_bonus: dict[Strength, int]) -> np.ndarray:
     """The observation of `seat` as one float32 vector, in the order of OBSERVATION_SPEC."""
+    return OBSERVATION_SPEC.pack(observed(state, seat, strength_bonus))
+
+
+def observed(state: LiminalState, seat: int, strength_bonus: dict[Strength, int]) -> list[float]:
+    """The values of OBSERVATION_SPEC's keys for `seat`, in order (a mob's observation
+    adds its own key after them)."""
     me, them = state.fighters[seat], state.fighters[1 - seat]
     over = state.result is not None
     deciding = not over and state.current == seat
@@ -143,7 +149,7 @@ def observe(state: LiminalState, seat: int, strength_bonus: dict[Strength, int])
             fighter.acted_this_round,
             state.next_first == (seat if side == 0 else 1 - seat),
         ]
-    return OBSERVATION_SPEC.pack(values)
+    return values
 
 
 def _spare(fighter: Fighter) -> Weapon | None:

@@ -298,12 +298,7 @@ class LiminalRuleset:
         self._draw(me, weapon)
         bonus, notes = self._attack_modifiers(state, me, them, weapon, melee)
         skill = "melee" if melee else "shoot"
-        defence = (
-            max(them.character.athletics, them.character.melee)
-            if melee
-            else them.character.athletics
-        )
-        cl = STANDARD_CL + defence + them.character.defence_bonus
+        cl = STANDARD_CL + self._defence(state, 1 - seat, melee)
         if not melee and them.in_cover and not me.in_cover:
             cl += MODIFIER  # §8: cover against ranged attacks
             notes.append("target in cover")
@@ -314,12 +309,23 @@ class LiminalRuleset:
             return
         hit = PendingHit(seat, weapon, melee)
         if result == Grade.CRITICAL:
-            if self.options.crit_choice == "agent":
+            if self._chooses_critical(state, seat):
                 state.pending, state.phase = hit, Phase.CRIT_ATTACK
                 return
             self._attack_critical(state, seat, self._fixed_critical(state, seat), dice, hit)
             return
         self._damage(state, hit, dice, extra_die=False)
+
+    def _defence(self, state: LiminalState, seat: int, melee: bool) -> int:
+        """What `seat` adds to the CL of an attack on it (§3): the better of Athletics and
+        Melee against melee, Athletics against shots, and its defence bonus."""
+        character = state.fighters[seat].character
+        skill = max(character.athletics, character.melee) if melee else character.athletics
+        return skill + character.defence_bonus
+
+    def _chooses_critical(self, state: LiminalState, seat: int) -> bool:
+        """Whether `seat` decides its critical's effect (else the fixed preference)."""
+        return self.options.crit_choice == "agent"
 
     def _attack_modifiers(
         self, state: LiminalState, me: Fighter, them: Fighter, weapon: Weapon, melee: bool
@@ -348,7 +354,7 @@ class LiminalRuleset:
         if self.options.better_weapon == "tiered":
             return weapon.tier > their_tier
         armed = weapon is not self.unarmed
-        return armed and (their is None or their.kind != Kind.MELEE)
+        return armed and (their is None or their is self.unarmed or their.kind != Kind.MELEE)
 
     def _damage(self, state: LiminalState, hit: PendingHit, dice: Dice, extra_die: bool) -> None:
         """Weapon dice, the strength talent in melee, the critical's die, halved if the
@@ -381,7 +387,11 @@ class LiminalRuleset:
         if them.endurance <= 0:
             state.finish(Outcome(hit.attacker, f"{them.name} is down"))
             return
+        self._wounded(state, 1 - hit.attacker)
         self._end_turn(state)
+
+    def _wounded(self, state: LiminalState, seat: int) -> None:
+        """After `seat` took damage and stays up (a mob loses members here)."""
 
     def _attack_critical(
         self,
@@ -525,7 +535,11 @@ class LiminalRuleset:
             return held
         if not fighter.drew_this_round:
             for index, weapon in enumerate(fighter.carried):
-                if weapon.kind == Kind.MELEE and index != fighter.dropped:
+                if (
+                    weapon.kind == Kind.MELEE
+                    and weapon is not self.unarmed
+                    and index != fighter.dropped
+                ):
                     return weapon
         return self.unarmed
 
