@@ -3,8 +3,10 @@ and key, never a traceback, a hang, or a value that breaks the narration (issue 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 import pytest
@@ -13,7 +15,10 @@ import yaml
 import duelo  # noqa: F401  (registers the ids)
 from duelo.envs.core.config import ConfigError, packaged_config
 from duelo.envs.core.ruleset import IllegalActionError
+from duelo.envs.infierno.rules import InfiernoRuleset
 from duelo.envs.infierno.setup import load_catalog
+from duelo.envs.liminal.rules import LiminalRuleset
+from duelo.envs.liminal.setup import load_catalog as load_liminal_catalog
 from duelo.training.settings import load_settings
 
 
@@ -112,3 +117,24 @@ def test_an_action_must_be_an_integer(action: object) -> None:
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match="an action is an integer of the action space"):
         env.step(action)
+
+
+def test_an_unknown_id_is_shown_abridged_with_the_known_ids() -> None:
+    with pytest.raises(ConfigError, match=r"unknown character 'x+\.\.\.x+' \(known: .*outlaw"):
+        InfiernoRuleset(fighters=("x" * 10_000, "outlaw"))
+    with pytest.raises(ConfigError) as error:
+        LiminalRuleset(scenario="x" * 10_000)
+    assert "(known: brawl, long_shot, standoff, street)" in str(error.value)
+    assert len(str(error.value)) < 600
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "catalog"),
+    [(InfiernoRuleset, load_catalog), (LiminalRuleset, load_liminal_catalog)],
+)
+def test_a_fighter_given_whole_must_carry_known_weapons(ruleset: type, catalog: Any) -> None:
+    character = next(iter(catalog().characters.values()))
+    armed = dataclasses.replace(character, weapons=("ray_gun",))
+    where = rf"{character.id}.weapons\[0\]: unknown weapon 'ray_gun' \(known: "
+    with pytest.raises(ConfigError, match=where):
+        ruleset(fighters=(armed, character))

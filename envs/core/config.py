@@ -226,3 +226,20 @@ def require(condition: bool, where: str, message: str) -> None:
     """Raise a ConfigError at `where` unless `condition` holds."""
     if not condition:
         raise ConfigError(f"{where}: {message}")
+
+
+def unknown(kind: str, name: Any, table: Mapping[str, Any]) -> str:
+    """The message for an id that `table` lacks, listing the ids it has."""
+    return f"unknown {kind} {shown(name)} (known: {', '.join(sorted(table))})"
+
+
+def known(table: Mapping[str, T], name: str, kind: str) -> T:
+    """`table[name]`, or a ConfigError that lists the ids `table` has."""
+    if name not in table:
+        raise ConfigError(unknown(kind, name, table))
+    return table[name]
+
+
+def require_known(name: str, table: Mapping[str, Any], where: str, kind: str) -> None:
+    """A cross-reference between config files: `name` must be an id of `table`."""
+    require(name in table, where, unknown(kind, name, table))

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from duelo.envs.core.config import (
-    ConfigError,
     build,
+    known,
     load_entries,
     packaged_config,
     require,
+    require_known,
     require_printable,
 )
 from duelo.envs.core.record import MAX_ROUND_CAP
@@ -222,16 +223,10 @@ class Catalog:
     layouts: dict[str, Layout] = field(default_factory=dict)
 
     def character(self, name: str) -> Character:
-        if name not in self.characters:
-            raise ConfigError(
-                f"unknown character {name!r} (known: {', '.join(sorted(self.characters))})"
-            )
-        return self.characters[name]
+        return known(self.characters, name, "character")
 
     def layout(self, name: str) -> Layout:
-        if name not in self.layouts:
-            raise ConfigError(f"unknown layout {name!r} (known: {', '.join(sorted(self.layouts))})")
-        return self.layouts[name]
+        return known(self.layouts, name, "layout")
 
 
 def load_catalog(
@@ -250,11 +245,7 @@ def load_catalog(
     for key, character in character_table.items():
         where = f"{paths['characters']}: {key}"
         for i, weapon_id in enumerate(character.weapons):
-            require(
-                weapon_id in weapon_table,
-                f"{where}.weapons[{i}]",
-                f"unknown weapon {weapon_id!r} (known: {', '.join(sorted(weapon_table))})",
-            )
+            require_known(weapon_id, weapon_table, f"{where}.weapons[{i}]", "weapon")
         require(
             character.mastered is None or character.mastered in character.weapons,
             f"{where}.mastered",
@@ -263,11 +254,8 @@ def load_catalog(
     layout_table = load_entries(Layout, paths["layouts"])
     for key, layout in layout_table.items():
         for i, fighter in enumerate(layout.fighters):
-            require(
-                fighter in character_table,
-                f"{paths['layouts']}: {key}.fighters[{i}]",
-                f"unknown character {fighter!r}",
-            )
+            where = f"{paths['layouts']}: {key}.fighters[{i}]"
+            require_known(fighter, character_table, where, "character")
     return Catalog(weapon_table, character_table, layout_table)
 
 

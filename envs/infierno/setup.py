@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from duelo.envs.core.config import (
-    ConfigError,
     build,
+    known,
     load_entries,
     packaged_config,
     require,
+    require_known,
     require_printable,
 )
 from duelo.envs.core.record import MAX_ROUND_CAP
@@ -259,18 +260,10 @@ class Catalog:
     scenarios: dict[str, Scenario] = field(default_factory=dict)
 
     def character(self, name: str) -> Character:
-        if name not in self.characters:
-            raise ConfigError(
-                f"unknown character {name!r} (known: {', '.join(sorted(self.characters))})"
-            )
-        return self.characters[name]
+        return known(self.characters, name, "character")
 
     def scenario(self, name: str) -> Scenario:
-        if name not in self.scenarios:
-            raise ConfigError(
-                f"unknown scenario {name!r} (known: {', '.join(sorted(self.scenarios))})"
-            )
-        return self.scenarios[name]
+        return known(self.scenarios, name, "scenario")
 
 
 def load_catalog(
@@ -288,29 +281,19 @@ def load_catalog(
     require("fists" in weapon_table, str(paths["weapons"]), "the table must define 'fists'")
     for weapon in weapon_table.values():
         if weapon.melee_profile is not None:
-            require(
-                weapon.melee_profile in weapon_table,
-                f"{paths['weapons']}: {weapon.id}.melee_profile",
-                f"unknown weapon {weapon.melee_profile!r}",
-            )
+            where = f"{paths['weapons']}: {weapon.id}.melee_profile"
+            require_known(weapon.melee_profile, weapon_table, where, "weapon")
     character_table: dict[str, Character] = load_entries(Character, paths["characters"])
     for character in character_table.values():
         for i, weapon_id in enumerate(character.weapons):
             where = f"{paths['characters']}: {character.id}.weapons[{i}]"
-            require(
-                weapon_id in weapon_table,
-                where,
-                f"unknown weapon {weapon_id!r} (known: {', '.join(sorted(weapon_table))})",
-            )
+            require_known(weapon_id, weapon_table, where, "weapon")
             require(weapon_table[weapon_id].drawable, where, f"{weapon_id!r} cannot be carried")
     scenario_table: dict[str, Scenario] = load_entries(Scenario, paths["scenarios"])
     for scenario in scenario_table.values():
         for i, fighter in enumerate(scenario.fighters):
-            require(
-                fighter in character_table,
-                f"{paths['scenarios']}: {scenario.id}.fighters[{i}]",
-                f"unknown character {fighter!r}",
-            )
+            where = f"{paths['scenarios']}: {scenario.id}.fighters[{i}]"
+            require_known(fighter, character_table, where, "character")
     return Catalog(weapon_table, character_table, scenario_table)
 
 

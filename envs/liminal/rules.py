@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.config import entry_of, pair_of
+from duelo.envs.core.config import entry_of, pair_of, require_known
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import seat_names
@@ -80,9 +80,9 @@ class LiminalRuleset:
         names = self.scenario.fighters if fighters is None else fighters
         self.characters = pair_of(names, Character, self.catalog.character, "fighters")
         for character in self.characters:
-            for weapon_id in character.weapons:
-                if weapon_id not in self.catalog.weapons:
-                    raise ValueError(f"{character.id}: unknown weapon {weapon_id!r}")
+            for i, weapon_id in enumerate(character.weapons):
+                where = f"{character.id}.weapons[{i}]"
+                require_known(weapon_id, self.catalog.weapons, where, "weapon")
         self.options = options_from(options)
         self.round_cap = self.options.round_cap
         self.unarmed = self.catalog.weapons["unarmed"]

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from duelo.envs.core.config import (
-    ConfigError,
     build,
+    known,
     load_entries,
     packaged_config,
     require,
+    require_known,
     require_printable,
 )
 from duelo.envs.core.record import MAX_ROUND_CAP
@@ -185,18 +186,10 @@ class Catalog:
     scenarios: dict[str, Scenario] = field(default_factory=dict)
 
     def character(self, name: str) -> Character:
-        if name not in self.characters:
-            raise ConfigError(
-                f"unknown character {name!r} (known: {', '.join(sorted(self.characters))})"
-            )
-        return self.characters[name]
+        return known(self.characters, name, "character")
 
     def scenario(self, name: str) -> Scenario:
-        if name not in self.scenarios:
-            raise ConfigError(
-                f"unknown scenario {name!r} (known: {', '.join(sorted(self.scenarios))})"
-            )
-        return self.scenarios[name]
+        return known(self.scenarios, name, "scenario")
 
 
 def load_catalog(
@@ -215,19 +208,13 @@ def load_catalog(
     character_table = load_entries(Character, paths["characters"])
     for key, character in character_table.items():
         for i, weapon_id in enumerate(character.weapons):
-            require(
-                weapon_id in weapon_table,
-                f"{paths['characters']}: {key}.weapons[{i}]",
-                f"unknown weapon {weapon_id!r} (known: {', '.join(sorted(weapon_table))})",
-            )
+            where = f"{paths['characters']}: {key}.weapons[{i}]"
+            require_known(weapon_id, weapon_table, where, "weapon")
     scenario_table = load_entries(Scenario, paths["scenarios"])
     for key, scenario in scenario_table.items():
         for i, fighter in enumerate(scenario.fighters):
-            require(
-                fighter in character_table,
-                f"{paths['scenarios']}: {key}.fighters[{i}]",
-                f"unknown character {fighter!r}",
-            )
+            where = f"{paths['scenarios']}: {key}.fighters[{i}]"
+            require_known(fighter, character_table, where, "character")
     return Catalog(weapon_table, character_table, scenario_table)
 
 
