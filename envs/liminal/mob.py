@@ -53,6 +53,8 @@ MOB_ACTIONS = (
     Action.FAST_RETREAT,
 )
 """A mob only moves, fast-moves and strikes in melee (digest §8 ASSUMPTIONS)."""
+MOB_MASK = np.isin(np.arange(len(Action)), MOB_ACTIONS)
+"""MOB_ACTIONS as a mask, built once (the mask is asked for at every step)."""
 
 
 @dataclass(frozen=True)
@@ -169,9 +171,7 @@ class LiminalMobRuleset(LiminalRuleset):
     def legal_actions(self, state: LiminalState, seat: int) -> np.ndarray:
         mask = super().legal_actions(state, seat)
         if seat == MOB:
-            allowed = np.zeros_like(mask)
-            allowed[list(MOB_ACTIONS)] = True
-            mask &= allowed
+            mask &= MOB_MASK
         elif state.phase.name == "CRIT_ATTACK":
             mask[Action.CRIT_DISARM] = False  # §12: nothing to disarm in a mob
         return mask

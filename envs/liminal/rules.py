@@ -49,7 +49,6 @@ MODIFIER = 2
 """Every situational modifier is +-2 (digest §8)."""
 SOCIAL_REACH = 3
 """A demand to surrender reaches a rival within shouting range, d <= 3 (§5 ASSUMPTION)."""
-ATTACK_CRITS = (Action.CRIT_DAMAGE, Action.CRIT_ACT_FIRST, Action.CRIT_DISARM)
 DEFENCE_CRITS = (Action.DEFEND_PERFECT_COVER, Action.DEFEND_WITHDRAW)
 
 
