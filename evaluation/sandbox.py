@@ -14,6 +14,7 @@ its state back), so a sandboxed policy plays exactly as it would in process.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -81,11 +82,18 @@ class SandboxedPolicy:
         return int(answer["action"])
 
     def close(self) -> None:
-        """Stop the child (a new one starts at the next move)."""
+        """Stop the child (a new one starts at the next move) and close our end of its
+        stdin; its reader closes stdout at the end of the stream. A policy that ends its
+        process at every move must not run a long tournament out of file descriptors."""
         child, self._child = self._child, None
-        if child is not None and child.poll() is None:
+        if child is None:
+            return
+        if child.poll() is None:
             child.kill()
-            child.wait()
+        child.wait()
+        if child.stdin is not None:
+            with contextlib.suppress(OSError):  # unsent bytes to a dead child
+                child.stdin.close()
 
     # --- the pipe -----------------------------------------------------------------
 
@@ -143,8 +151,9 @@ class SandboxedPolicy:
 def _read_lines(child: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
     """The child's answers, line by line, then None when its stdout closes."""
     assert child.stdout is not None  # opened with PIPE
-    for line in child.stdout:
-        lines.put(line)
+    with child.stdout:
+        for line in child.stdout:
+            lines.put(line)
     lines.put(None)
 
 

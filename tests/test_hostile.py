@@ -3,6 +3,8 @@ a tournament (issue 12)."""
 
 from __future__ import annotations
 
+import gc
+import warnings
 from pathlib import Path
 
 import gymnasium as gym
@@ -14,6 +16,7 @@ import duelo  # noqa: F401  (registers the ids)
 from duelo.agents.registry import make_policy
 from duelo.envs.core.runner import play_duel
 from duelo.envs.infierno import InfiernoRuleset
+from duelo.evaluation.sandbox import SandboxedPolicy
 from duelo.evaluation.tournament import TournamentSpec, run_tournament
 from tests import hostile
 
@@ -84,3 +87,20 @@ def test_an_opponent_cannot_reach_the_dice_through_its_generator() -> None:
         dice_seeds.add(int(seeding.np_random(seed)[0].integers(2**63)))
         env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
     assert thief.candidates and not thief.candidates & dice_seeds
+
+
+def test_a_policy_process_that_ends_leaves_no_pipe_open() -> None:
+    """Each forfeit by exit restarts the policy's process; the old one's pipes are closed
+    by us, not left to the garbage collector (a ResourceWarning, or worse elsewhere)."""
+    policy = SandboxedPolicy("tests.hostile:Exiter", "infierno", time_limit=5.0)
+    ruleset = InfiernoRuleset(scenario="brawl")
+    opponent = make_policy("random", "infierno")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        for seed in range(3):
+            policy.new_duel()
+            result = play_duel(ruleset, (policy, opponent), seed=seed)
+            assert result.forfeit == 0 and "exit status 3" in result.outcome.reason
+        policy.close()
+        gc.collect()
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]

@@ -331,7 +331,8 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
         pass
     # a resumed leg logs beside the earlier ones (SB3's CSV writer starts its file afresh)
     logs = run / "logs" / (f"from_{state['timesteps']}" if resume else "")
-    model.set_logger(configure(str(logs), formats))
+    logger = configure(str(logs), formats)
+    model.set_logger(logger)
 
     # --- learn ---
     loop = TrainingLoop(settings, run, pool, venv, state)
@@ -339,12 +340,14 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
     if not resume:
         loop.checkpoint()  # step 0: a run killed before its first scheduled checkpoint resumes
     remaining = settings.n_timesteps - state["timesteps"]
-    if remaining > 0:
-        try:
+    try:
+        if remaining > 0:
             model.learn(remaining, callback=loop, reset_num_timesteps=not resume)
-        except KeyboardInterrupt:
-            loop.checkpoint()  # Ctrl-C: keep what was learnt, then stop
-            raise
+    except KeyboardInterrupt:
+        loop.checkpoint()  # Ctrl-C: keep what was learnt, then stop
+        raise
+    finally:
+        logger.close()  # the log files, also when a run in this process resumes this one
     if sys.stderr.isatty():
         print(file=sys.stderr)
     final = loop.export(run / SNAPSHOTS / "final", {})
