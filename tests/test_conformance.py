@@ -35,6 +35,7 @@ def test_one_entry_point_and_the_rulesets_version_in_the_id(system: duelo.System
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
+@pytest.mark.filterwarnings("error")  # the checker only warns of what a client would trip on
 def test_gymnasium_check_env(env_id: str) -> None:
     check_env(gym.make(env_id).unwrapped)
     check_env(gym.make(env_id, render_mode="ansi").unwrapped)
@@ -87,6 +88,7 @@ def test_observations_stay_in_space_and_masks_nonempty(env_id: str) -> None:
         action = env.action_space.sample(mask=info["action_mask"].astype(np.int8))
         observation, _, terminated, truncated, info = env.step(action)
         if terminated or truncated:
+            assert env.observation_space.contains(observation)  # the final one too
             assert not info["action_mask"].any()
             observation, info = env.reset()
 

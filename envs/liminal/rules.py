@@ -254,7 +254,7 @@ class LiminalRuleset:
     def _step(self, state: LiminalState, seat: int, step: int) -> bool:
         fighter = state.fighters[seat]
         before = state.distance
-        state.distance = max(0, before + step)
+        state.distance = min(OUT, max(0, before + step))  # OUT: gone, however far (§6)
         fighter.in_cover = fighter.high_ground = False  # places, lost by moving (§8, §10 #24)
         verb = "advances" if step < 0 else "falls back"
         state.say(seat, "{} {}: distance {} -> {}", fighter.name, verb, before, state.distance)

@@ -9,9 +9,10 @@ from fractions import Fraction
 import pytest
 
 from duelo.envs.core.testing import ScriptedDuel
+from duelo.envs.liminal.observation import OBSERVATION_SPEC
 from duelo.envs.liminal.odds import QUICK_GRAB_CL, STANDARD_CL, Grade, at_least, challenge, chances
 from duelo.envs.liminal.rules import LiminalRuleset
-from duelo.envs.liminal.setup import Character, Scenario, load_catalog
+from duelo.envs.liminal.setup import OUT, Character, Scenario, load_catalog
 from duelo.envs.liminal.state import Action, Phase
 
 CATALOG = load_catalog()
@@ -171,6 +172,14 @@ def test_a_retreat_out_past_far_withdraws() -> None:
     assert fight.mask()[Action.RETREAT] and not fight.mask()[Action.RETREAT_SHOOT]
     fight.act(Action.RETREAT)
     assert fight.state.result.winner == 1 and fight.state.result.stake == 0.5
+
+
+def test_a_fast_retreat_from_far_ends_out_within_the_observed_range() -> None:
+    """Two steps from 5 would be 7; the track ends at OUT, the top of the observed range."""
+    fight = duel(character("gunman"), character("duelist"), 5, A_FIRST)
+    fight.act(Action.FAST_RETREAT)  # the duelist cannot shoot at 5: no test, two steps
+    assert fight.state.result.winner == 1 and fight.state.distance == OUT
+    assert fight.ruleset.observe(fight.state, 0)[OBSERVATION_SPEC.index("range")] == OUT
 
 
 def test_social_surrender_at_half_endurance_else_shaken() -> None:
