@@ -178,6 +178,50 @@ def test_options_in_env_kwargs_reach_the_env_and_the_evaluations(tmp_path: Path)
     assert [row.split(",")[0] for row in rows] == ["256", "512"]
 
 
+def test_scenarios_share_the_envs_and_each_is_evaluated(tmp_path: Path) -> None:
+    """Training across scenarios: env i plays scenario i % n, evaluations play them all."""
+    settings = short(
+        n_timesteps=256,
+        n_envs=3,
+        n_steps=128,
+        batch_size=128,
+        eval_every=256,
+        checkpoint_every=256,
+        env_kwargs={},
+        scenarios=("formal_duel", "brawl"),
+    )
+    pool = training.OpponentPool(settings, np.random.default_rng(0))
+    envs = [training.make_env(settings, pool, i)() for i in range(3)]
+    played = [env.unwrapped.ruleset.scenario.id for env in envs]
+    assert played == ["formal_duel", "brawl", "formal_duel"]
+    training.train(settings, tmp_path)
+    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()
+    assert [row.split(",")[1] for row in rows] == ["random@formal_duel", "random@brawl"]
+
+
+@pytest.mark.parametrize(
+    ("scenarios", "named"),
+    [
+        (["formal_duel", "no_such_place"], "scenarios.*no_such_place"),
+        (["brawl", "brawl"], "repeats"),
+    ],
+)
+def test_bad_scenarios_are_refused_when_the_settings_are_read(
+    tmp_path: Path, scenarios: list[str], named: str
+) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        yaml.safe_dump({"duelo/Infierno-v1": {"scenarios": scenarios}}), encoding="utf-8"
+    )
+    with pytest.raises(ConfigError, match=f"{path}.*{named}"):
+        load_settings(path)
+
+
+def test_a_scenario_named_twice_is_refused() -> None:
+    with pytest.raises(ValueError, match="not both"):
+        short(scenarios=("brawl",))
+
+
 @pytest.mark.parametrize(
     ("env_kwargs", "named"),
     [

@@ -47,6 +47,10 @@ class TrainSettings:
     env_kwargs: dict[str, Any] = field(default_factory=dict)
     """The system's variants (scenario, fighters, options...), passed to gymnasium.make
     and to the evaluation tournaments alike; checked when the settings are read."""
+    scenarios: tuple[str, ...] = ()
+    """Scenarios to train across: env i plays `scenarios[i % len]`, and every evaluation
+    plays each of them (a brain is judged in every scenario its system ships). Empty:
+    the one scenario of `env_kwargs`, or the system's default."""
     opponents: tuple[str, ...] = ("random",)
     """Scripted policies sampled as the opponent at each reset."""
     opponent_weights: tuple[float, ...] = ()
@@ -89,6 +93,13 @@ class TrainSettings:
         if self.eval_duels % 2:
             raise ValueError("eval_duels must be even (seats are swapped)")
         SYSTEMS[self.system].check_variant(self.env_kwargs, "env_kwargs")
+        if self.scenarios:
+            if "scenario" in self.env_kwargs:
+                raise ValueError("name the scenario in env_kwargs or in scenarios, not both")
+            if len(set(self.scenarios)) != len(self.scenarios):
+                raise ValueError(f"scenarios {list(self.scenarios)} repeats a scenario")
+            for scenario in self.scenarios:
+                SYSTEMS[self.system].check_variant(self.variant(scenario), "scenarios")
         bounds = {  # name: (lowest, highest, whether the lowest itself is allowed)
             "learning_rate": (0.0, 1.0, False),
             "gamma": (0.0, 1.0, False),
@@ -120,6 +131,14 @@ class TrainSettings:
     @property
     def system(self) -> str:
         return next(name for name, info in SYSTEMS.items() if info.env_id == self.env_id)
+
+    @property
+    def variants(self) -> tuple[dict[str, Any], ...]:
+        """The variants trained and evaluated in: one per scenario, or `env_kwargs` alone."""
+        return tuple(self.variant(s) for s in self.scenarios) or (self.env_kwargs,)
+
+    def variant(self, scenario: str) -> dict[str, Any]:
+        return {**self.env_kwargs, "scenario": scenario}
 
     def with_overrides(self, **overrides: Any) -> TrainSettings:
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})

@@ -91,8 +91,10 @@ class PoolOpponent(gym.Wrapper):
         return self.env.reset(**kwargs)
 
 
-def make_env(settings: TrainSettings, pool: OpponentPool) -> Any:
-    """A factory for one training env: flat observations, random seat, pooled opponent."""
+def make_env(settings: TrainSettings, pool: OpponentPool, index: int) -> Any:
+    """A factory for the index-th training env: flat observations, random seat, pooled
+    opponent, and its share of the scenarios."""
+    variants = settings.variants
 
     def build() -> gym.Env:
         env = gym.make(
@@ -100,7 +102,7 @@ def make_env(settings: TrainSettings, pool: OpponentPool) -> Any:
             opponent=pool.scripted[0],
             flat_observation=True,
             illegal_action="raise" if settings.algo == "maskable_ppo" else "penalize",
-            **settings.env_kwargs,
+            **variants[index % len(variants)],
         )
         return Monitor(PoolOpponent(env, pool))
 
@@ -116,22 +118,25 @@ def model_class(settings: TrainSettings) -> Any:
 
 
 def evaluate(brain_dir: Path, settings: TrainSettings, seed: int) -> dict[str, dict[str, float]]:
-    """Seat-swapped duels of the brain against every scripted opponent (masks applied)."""
+    """Seat-swapped duels of the brain against every scripted opponent (masks applied), in
+    each scenario trained across: keyed by the opponent, or `opponent@scenario`."""
     results = {}
     for opponent in settings.opponents:
-        spec = TournamentSpec(
-            system=settings.system,
-            policies=(f"brain:{brain_dir}", opponent),
-            duels=settings.eval_duels,
-            seed=seed,
-            variant=settings.env_kwargs,
-            move_time_limit=None,
-        )
-        tally = Tally()
-        for job in schedule(spec):
-            tally = tally.add(score_of_a(run_job(job)))
-        low, high = tally.interval
-        results[opponent] = {"duels": tally.duels, "score": tally.score, "low": low, "high": high}
+        for variant in settings.variants:
+            spec = TournamentSpec(
+                system=settings.system,
+                policies=(f"brain:{brain_dir}", opponent),
+                duels=settings.eval_duels,
+                seed=seed,
+                variant=variant,
+                move_time_limit=None,
+            )
+            tally = Tally()
+            for job in schedule(spec):
+                tally = tally.add(score_of_a(run_job(job)))
+            low, high = tally.interval
+            key = f"{opponent}@{variant['scenario']}" if settings.scenarios else opponent
+            results[key] = {"duels": tally.duels, "score": tally.score, "low": low, "high": high}
     return results
 
 
@@ -283,7 +288,7 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
     for name in state["snapshots"]:
         pool.add_snapshot(run / SNAPSHOTS / name, settings.system)
     venv = VecNormalize(
-        DummyVecEnv([make_env(settings, pool) for _ in range(settings.n_envs)]),
+        DummyVecEnv([make_env(settings, pool, i) for i in range(settings.n_envs)]),
         norm_obs=True,
         norm_reward=False,
         clip_obs=10.0,
