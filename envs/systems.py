@@ -18,6 +18,9 @@ from typing import Any
 
 from duelo.envs.core.config import ConfigError
 from duelo.envs.core.duel_env import DuelEnv
+from duelo.envs.dunwich import setup as dunwich_setup
+from duelo.envs.dunwich.env import DunwichEnv
+from duelo.envs.dunwich.rules import DunwichRuleset
 from duelo.envs.esgrima import setup as esgrima_setup
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
 from duelo.envs.esgrima.env import EsgrimaDuelEnv, EsgrimaEnv
@@ -150,6 +153,15 @@ SYSTEMS = {
         options=esgrima_setup.EsgrimaOptions,
         # the seed's own duel (§8.1); the default id plays the symmetric variant
         named_variants=(("EsgrimaDuelFaithful", {"duel_variant": "faithful"}),),
+    ),
+    "dunwich": System(
+        id="dunwich",
+        game="Estirpe de Dunwich (D.R.S. melee maneuvers)",
+        name="Dunwich",
+        ruleset=DunwichRuleset,
+        env=DunwichEnv,
+        options=dunwich_setup.DunwichOptions,
+        scenario_ids=lambda: dunwich_setup.load_catalog().scenarios,
     ),
 }
 

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.observation import SIDES
-from duelo.envs.core.testing import MAX_DECISIONS, check_decision, check_end, check_ruleset
+from duelo.envs.core.testing import MAX_DECISIONS, Redeal, check_decision, check_end, check_ruleset
+from duelo.envs.dunwich.rules import DunwichRuleset
+from duelo.envs.dunwich.state import PLAN, DunwichState
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset, EsgrimaDuelState
 from duelo.envs.esgrima.mechanics import Card
 from duelo.registration import SYSTEMS
@@ -47,6 +49,14 @@ VARIANTS += [
     ),
     ("esgrima_duel", {"options": {"duel_variant": "faithful", "duel_end": "first_blood"}}),
     ("esgrima_duel", {"fighters": ("brute", "swashbuckler"), "options": {"deck_copies": 2}}),
+    (
+        "dunwich",
+        {
+            "fighters": ("deputy", "hunter"),
+            "options": {"bank_extra_successes": True, "margin_dice": True, "pusher_follows": True},
+        },
+    ),
+    ("dunwich", {"scenario": "crossfire", "options": {"escape_is_loss": True}}),
 ]
 
 
@@ -82,7 +92,7 @@ def test_random_legal_play_keeps_the_invariants(
     ("name", "kwargs"), VARIANTS, ids=[f"{name}-{i}" for i, (name, _) in enumerate(VARIANTS)]
 )
 def test_every_variant_passes_the_ruleset_checks(name: str, kwargs: dict[str, Any]) -> None:
-    redeal = redeal_cards if name == "esgrima_duel" else None
+    redeal = REDEALS.get(name)
     assert check_ruleset(lambda: SYSTEMS[name].ruleset(**kwargs), redeal=redeal) > 0
 
 
@@ -96,6 +106,16 @@ def redeal_cards(state: EsgrimaDuelState, seat: int, rng: np.random.Generator) -
     state.deck = pool[len(them.hand) :]
 
 
+def redeal_plan(state: DunwichState, seat: int, rng: np.random.Generator) -> None:
+    """Another sealed plan for the rival, once it has planned and `seat` has not (§4)."""
+    if state.plans[1 - seat] is not None and state.plans[seat] is None:
+        state.plans[1 - seat] = PLAN[int(rng.integers(len(PLAN)))]
+
+
+REDEALS: dict[str, Redeal] = {"esgrima_duel": redeal_cards, "dunwich": redeal_plan}
+"""What each system hides from a seat, re-dealt by the hidden-information check."""
+
+
 def test_the_card_check_catches_a_peek_at_the_deck() -> None:
     """The hidden-card check fails a ruleset whose observation shows the deck's top card."""
 
@@ -107,3 +127,17 @@ def test_the_card_check_catches_a_peek_at_the_deck() -> None:
 
     with pytest.raises(AssertionError, match="sees what was re-dealt"):
         check_ruleset(Peeking, redeal=redeal_cards)
+
+
+def test_the_plan_check_catches_a_peek_at_the_sealed_bid() -> None:
+    """The hidden-plan check fails a Dunwich ruleset that shows the rival's bid early."""
+
+    class Peeking(DunwichRuleset):
+        def observe(self, state: DunwichState, seat: int) -> np.ndarray:
+            flat = super().observe(state, seat).copy()
+            plan = state.plans[1 - seat]
+            flat[self.observation_spec.index("status", "opponent.bid")] = plan or 0
+            return flat
+
+    with pytest.raises(AssertionError, match="sees what was re-dealt"):
+        check_ruleset(Peeking, redeal=redeal_plan)

@@ -1,0 +1,1 @@
+"""Estirpe de Dunwich (D.R.S.): melee maneuvers, reactions and Advantage Points."""

@@ -1,0 +1,598 @@
+"""The Dunwich ruleset: one-on-one melee choreography on a 1-D arena.
+
+Seed `003_e7f5011670d1317a.txt` ("Coreografía del combate"), digest `rules/dunwich.md`.
+Comments cite the digest's sections (§n) and its numbered defaults (§10 #n). Lengths
+are in half metres (the 0.5 m grid of §6).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from duelo.envs.core.config import entry_of, pair_of
+from duelo.envs.core.dice import Dice
+from duelo.envs.core.record import Outcome
+from duelo.envs.core.ruleset import seat_names
+from duelo.envs.dunwich.observation import OBSERVATION_SPEC, observe
+from duelo.envs.dunwich.odds import count, knockout_marks, rerolled, roll_pool
+from duelo.envs.dunwich.setup import (
+    HALF_METRES,
+    MAX_PV,
+    Catalog,
+    Character,
+    DunwichOptions,
+    Scenario,
+    check_arms,
+    load_catalog,
+    options_from,
+)
+from duelo.envs.dunwich.state import (
+    ATTACKS,
+    BIDS,
+    DYING,
+    INCAPACITATION,
+    REACTIONS,
+    VITALITY,
+    WITH_PV,
+    Action,
+    DunwichState,
+    Fighter,
+    Maneuver,
+    Pending,
+    Phase,
+)
+
+REACH = 3
+"""§6, §10 #15: within 1.5 m counts as engaged."""
+CHARGE = 14
+"""§4 (d), §6: a charge reaches a rival less than 7 m away."""
+SHOT = 10
+"""§4 (c): a shot needs more than 5 m to every rival."""
+MOVE = 14
+"""§4 (a): 7 m of movement with an action."""
+SPRINT = 22
+"""§4 (b): a sprint adds 4 m, plus 1 m per extra success of its Físico check."""
+ADJACENT = 1
+"""§6: a charger or an advancing fighter ends 0.5 m from its rival."""
+PUSHABLE = 2
+"""§5, §8.2: no push against a wall the target stands under 1 m from."""
+ESCAPE_EXIT = 2
+"""§9, §10 #24: the escape task starts within 1 m of the arena's end."""
+ESCAPE_CLEAR = 14
+"""§9, §10 #24: ... and more than 7 m from every rival."""
+ALLOWED = {
+    Maneuver.DANAR: (Action.REACT_DANAR, Action.REACT_DESPLAZAR, Action.REACT_INCAPACITAR),
+    Maneuver.DESPLAZAR: (Action.REACT_DANAR, Action.REACT_DESPLAZAR, Action.REACT_INCAPACITAR),
+    Maneuver.INCAPACITAR: (Action.REACT_DANAR, Action.REACT_DESPLAZAR),
+}
+"""§5: the reactions each maneuver allows besides Defenderse (always allowed)."""
+
+
+class DunwichRuleset:
+    """Dunwich duels between two fighters (DESIGN.md layer 2).
+
+    Args:
+        scenario: a scenario id of `configs/dunwich/scenarios.yaml` or a `Scenario`.
+        fighters: two character ids or `Character`s; None takes the scenario's.
+        options: `DunwichOptions` or a dict of its fields (GM rulings).
+        catalog: weapons, characters and scenarios; None loads the packaged ones.
+    """
+
+    system = "dunwich"
+    version = 0
+    actions = Action
+    observation_spec = OBSERVATION_SPEC
+
+    def __init__(
+        self,
+        scenario: str | Scenario = "back_alley",
+        fighters: tuple[str | Character, str | Character] | None = None,
+        options: DunwichOptions | dict[str, Any] | None = None,
+        catalog: Catalog | None = None,
+    ) -> None:
+        self.catalog = catalog or load_catalog()
+        self.scenario = entry_of(scenario, Scenario, self.catalog.scenario, "scenario")
+        names = self.scenario.fighters if fighters is None else fighters
+        self.characters = pair_of(names, Character, self.catalog.character, "fighters")
+        for character in self.characters:
+            check_arms(character, self.catalog.weapons, character.id)
+        self.options = options_from(options)
+        self.round_cap = self.options.round_cap
+
+    # --- the ruleset interface ---------------------------------------------------
+
+    def new_duel(self, dice: Dice) -> DunwichState:
+        names = seat_names(*(c.name for c in self.characters))
+        a, b, arena = self.scenario.grid
+        weapons = self.catalog.weapons
+        fighters = [
+            Fighter(
+                character=c,
+                name=names[seat],
+                melee=weapons[c.melee],
+                ranged=None if c.ranged is None else weapons[c.ranged],
+                position=(a, b)[seat],
+                pv=c.pv,
+                initiative=c.initiative,
+            )
+            for seat, c in enumerate(self.characters)
+        ]
+        state = DunwichState(
+            scenario=self.scenario, options=self.options, fighters=fighters, arena=arena
+        )
+        state.say(
+            None,
+            "Scenario {}: {} at {} m, {} at {} m, in a {} m arena",
+            self.scenario.id,
+            names[0],
+            a / HALF_METRES,
+            names[1],
+            b / HALF_METRES,
+            arena / HALF_METRES,
+        )
+        self._start_turn(state, dice)
+        return state
+
+    def to_act(self, state: DunwichState) -> int | None:
+        return None if state.result is not None else state.current
+
+    def legal_actions(self, state: DunwichState, seat: int) -> np.ndarray:
+        mask = np.zeros(len(Action), dtype=bool)
+        if self.to_act(state) != seat:
+            return mask
+        if state.phase == Phase.PLAN:
+            return self._plan_mask(state, seat)
+        if state.phase == Phase.REACT:
+            return self._reaction_mask(state, seat)
+        me = state.fighters[seat]
+        distance = state.distance()
+        if distance < CHARGE:  # §4 (d): within reach, or a charge
+            mask[[Action.DANAR, Action.INCAPACITAR]] = True
+            pushable = state.behind(1 - seat) >= PUSHABLE  # §5, §8.2
+            mask[Action.DESPLAZAR] = pushable
+            mask[Action.DESPLAZAR_PV] = pushable and me.pv >= 1
+            mask[Action.POSITION_DANAR] = (
+                self.options.advantageous_position and not me.engaged_at_start  # §8.3
+            )
+        shoot = me.ranged is not None and distance > SHOT  # §4 (c)
+        mask[[Action.SHOOT, Action.RETREAT_SHOOT]] = shoot
+        mask[Action.ADVANCE] = distance > ADJACENT
+        mask[[Action.RETREAT, Action.SPRINT]] = True  # stopping at the wall (§12)
+        return mask
+
+    def apply(self, state: DunwichState, seat: int, action: int, dice: Dice) -> None:
+        action = Action(action)
+        if state.phase == Phase.PLAN:
+            self._plan(state, seat, action, dice)
+        elif state.phase == Phase.REACT:
+            self._pairing(state, seat, action, dice)
+        elif action in ATTACKS:
+            self._declare(state, seat, action, dice)
+        elif action in (Action.SHOOT, Action.RETREAT_SHOOT):
+            if action == Action.RETREAT_SHOOT:
+                self._move(state, seat, -MOVE)
+            self._shoot(state, seat, dice)
+        elif action == Action.SPRINT:
+            self._sprint(state, seat, dice)
+        else:
+            self._move(state, seat, MOVE if action == Action.ADVANCE else -MOVE)
+            self._next_initiative(state, dice)
+
+    def observe(self, state: DunwichState, seat: int) -> np.ndarray:
+        return observe(state, seat)
+
+    # --- the combat turn (§4) --------------------------------------------------------
+
+    def _start_turn(self, state: DunwichState, dice: Dice) -> None:
+        if not state.start_round(self.round_cap):
+            return
+        state.say(None, "--- Combat turn {} ---", state.round)
+        for fighter in state.fighters:
+            fighter.acted = fighter.reacted = fighter.task = fighter.defend_only = False
+            fighter.engaged_at_start = False
+            fighter.bonus = fighter.bid = 0
+            fighter.initiative = fighter.character.initiative
+        state.plans = [None, None]
+        state.ordered = False
+        state.pending = None
+        for seat in (0, 1):
+            if np.flatnonzero(self._plan_mask(state, seat)).tolist() == [Action.BID_0]:
+                state.plans[seat] = Action.BID_0  # nothing to choose: no decision (§12)
+        self._next_plan(state, dice)
+
+    def _plan_mask(self, state: DunwichState, seat: int) -> np.ndarray:
+        """§4 item 2: a bid of 0..pv (§10 #7), or the escape task (§9, §10 #24)."""
+        mask = np.zeros(len(Action), dtype=bool)
+        pv = state.fighters[seat].pv
+        for bid, action in enumerate(BIDS):
+            mask[action] = bid <= pv
+        exit_near = state.behind(seat) <= ESCAPE_EXIT
+        mask[Action.ESCAPE] = exit_near and state.distance() > ESCAPE_CLEAR
+        return mask
+
+    def _plan(self, state: DunwichState, seat: int, action: Action, dice: Dice) -> None:
+        state.plans[seat] = action  # sealed: the rival sees nothing of it until both are in
+        self._next_plan(state, dice)
+
+    def _next_plan(self, state: DunwichState, dice: Dice) -> None:
+        waiting = [seat for seat in (0, 1) if state.plans[seat] is None]
+        if waiting:
+            state.phase, state.current = Phase.PLAN, waiting[0]
+            return
+        self._settle_plans(state, dice)
+
+    def _settle_plans(self, state: DunwichState, dice: Dice) -> None:
+        """§4 item 2: tasks set their INI; the higher bid acts first and pays it; equal bids
+        keep the INI order, ties by Lucha, then a roll (§10 #1, #7)."""
+        bids = [0, 0]
+        for seat, fighter in enumerate(state.fighters):
+            plan = state.plans[seat]
+            if plan == Action.ESCAPE:
+                fighter.task = True
+                fighter.initiative = 2 * fighter.character.fisico  # §4 item 3 (e)
+                state.say(seat, "{} commits to escaping (INI {})", fighter.name, fighter.initiative)
+            else:
+                assert plan is not None
+                bids[seat] = BIDS.index(plan)
+            fighter.bid = bids[seat]
+        a, b = state.fighters
+        if bids[0] != bids[1]:
+            first = 0 if bids[0] > bids[1] else 1
+            state.fighters[first].pv -= bids[first]
+            state.say(
+                first,
+                "{} bids {} PV against {} and seizes the initiative",
+                state.fighters[first].name,
+                bids[first],
+                bids[1 - first],
+            )
+        elif a.initiative != b.initiative:
+            first = 0 if a.initiative > b.initiative else 1
+        elif a.character.lucha != b.character.lucha:
+            first = 0 if a.character.lucha > b.character.lucha else 1
+        else:
+            first = dice.roll(2, "initiative tie") - 1
+        state.order = (first, 1 - first)
+        state.ordered = True
+        state.say(
+            None,
+            "Order: {} (INI {}), then {} (INI {})",
+            state.fighters[first].name,
+            state.fighters[first].initiative,
+            state.fighters[1 - first].name,
+            state.fighters[1 - first].initiative,
+        )
+        self._next_initiative(state, dice)
+
+    def _next_initiative(self, state: DunwichState, dice: Dice) -> None:
+        """The next Initiative Turn in the order, skipping whoever reacted (§4 items 3-6);
+        when none is left, the next combat turn."""
+        state.pending = None
+        for seat in state.order:
+            fighter = state.fighters[seat]
+            if fighter.acted or fighter.reacted:
+                continue
+            fighter.acted = True
+            fighter.engaged_at_start = state.distance() <= REACH  # §10 #25
+            state.say(seat, "{}'s Initiative Turn", fighter.name)
+            if fighter.task:  # §4 item 3 (e): the task happens if it is still standing
+                self._escape(state, seat)
+                return
+            state.phase, state.current = Phase.ACT, seat
+            return
+        self._start_turn(state, dice)
+
+    def _escape(self, state: DunwichState, seat: int) -> None:
+        """§9, §10 #24: the escape task succeeds; a draw, or a loss if so configured."""
+        name = state.fighters[seat].name
+        winner = 1 - seat if self.options.escape_is_loss else None
+        state.say(seat, "{} escapes", name)
+        state.finish(Outcome(winner, f"{name} escapes"))
+
+    # --- movement (§4 (a), (b), §6) ------------------------------------------------------
+
+    def _move(self, state: DunwichState, seat: int, step: int) -> None:
+        """Up to `step` half metres toward the rival (negative: away); an advance stops
+        0.5 m short of it, a retreat at the wall (§12)."""
+        fighter = state.fighters[seat]
+        before = fighter.position
+        toward = 1 if seat == 0 else -1  # side A is left of side B
+        if step > 0:
+            step = min(step, state.distance() - ADJACENT)
+        else:
+            step = -min(-step, state.behind(seat))
+        fighter.position += toward * step
+        if fighter.position == before:
+            state.say(seat, "{} cannot move further", fighter.name)
+            return
+        state.say(
+            seat,
+            "{} {} to {} m (distance {} m)",
+            fighter.name,
+            "advances" if step > 0 else "falls back",
+            fighter.position / HALF_METRES,
+            state.distance() / HALF_METRES,
+        )
+
+    def _sprint(self, state: DunwichState, seat: int, dice: Dice) -> None:
+        """§4 (b): 7 + 4 m, plus 1 m per extra success of a Físico check, away (§12)."""
+        fighter = state.fighters[seat]
+        faces, total = self._check(state, seat, fighter.character.fisico, dice, "sprint")
+        metres = SPRINT + HALF_METRES * max(total - 1, 0)
+        state.say(
+            seat,
+            "{} sprints: Físico {} = {} -> {} m",
+            fighter.name,
+            faces,
+            total,
+            metres / HALF_METRES,
+        )
+        self._move(state, seat, -metres)
+        self._next_initiative(state, dice)
+
+    # --- checks --------------------------------------------------------------------------
+
+    def _pool(self, fighter: Fighter, capacity: int) -> int:
+        """A Capacity's dice less the wound penalty, -1d per 2 Incapacitation boxes (§10 #13)."""
+        penalty = fighter.incap // 2 if self.options.wound_penalty else 0
+        return capacity - penalty
+
+    def _check(
+        self, state: DunwichState, seat: int, capacity: int, dice: Dice, purpose: str
+    ) -> tuple[list[int], int]:
+        """An unopposed check (§3): its faces and successes."""
+        faces = roll_pool(dice, self._pool(state.fighters[seat], capacity), purpose)
+        return faces, count(faces)
+
+    # --- shooting (§4 (c), §10 #14) --------------------------------------------------------
+
+    def _shoot(self, state: DunwichState, seat: int, dice: Dice) -> None:
+        me, them = state.fighters[seat], state.fighters[1 - seat]
+        assert me.ranged is not None  # the mask allows shots with a ranged weapon only
+        faces, total = self._check(state, seat, me.character.disparo, dice, "shot")
+        state.say(seat, "{} shoots the {}: {} = {}", me.name, me.ranged.name, faces, total)
+        if total >= 1:
+            lethal = me.ranged.lethal and not (
+                me.ranged.firearm and them.character.ballistic_armour  # §7, published
+            )
+            damage = roll_pool(dice, me.ranged.dice, "damage")
+            if self._wound(state, 1 - seat, damage, lethal, seat, dice):
+                return
+        else:
+            state.say(seat, "{} misses", me.name)
+        self._next_initiative(state, dice)
+
+    # --- melee (§4 items 4-5, §5) ---------------------------------------------------------
+
+    def _declare(self, state: DunwichState, seat: int, action: Action, dice: Dice) -> None:
+        me, them = state.fighters[seat], state.fighters[1 - seat]
+        if action == Action.POSITION_DANAR:  # §8.3: the movement buys a Físico check
+            faces, total = self._check(state, seat, me.character.fisico, dice, "position")
+            if total == 0:
+                me.defend_only = True
+                state.say(
+                    seat, "{} fails to win a position {}: Defenderse only this turn", me.name, faces
+                )
+                self._next_initiative(state, dice)
+                return
+            me.bonus = total - 1
+            state.say(
+                seat, "{} wins an advantageous position {}: +{} successes", me.name, faces, me.bonus
+            )
+        if state.distance() > REACH:  # §6: the charger ends 0.5 m from its target
+            me.position += (1 if seat == 0 else -1) * (state.distance() - ADJACENT)
+            state.say(seat, "{} charges to {} m", me.name, me.position / HALF_METRES)
+        maneuver = ATTACKS[action]
+        pv = 1 if action in WITH_PV else 0
+        state.pending = Pending(seat, maneuver, pv)
+        state.say(
+            seat,
+            "{} declares {}{} against {}",
+            me.name,
+            maneuver.label,
+            " (+1 PV)" if pv else "",
+            them.name,
+        )
+        state.phase, state.current = Phase.REACT, 1 - seat
+
+    def _reaction_mask(self, state: DunwichState, seat: int) -> np.ndarray:
+        mask = np.zeros(len(Action), dtype=bool)
+        pending = state.pending
+        assert pending is not None
+        me = state.fighters[seat]
+        mask[Action.REACT_DEFEND] = True  # §5: always allowed
+        if me.defend_only:  # §8.3
+            return mask
+        for action in ALLOWED[pending.maneuver]:
+            mask[action] = True
+        if not state.behind(pending.initiator) >= PUSHABLE:  # §5: the pushed must have room
+            mask[Action.REACT_DESPLAZAR] = False
+        mask[Action.REACT_DESPLAZAR_PV] = mask[Action.REACT_DESPLAZAR] and me.pv >= 1
+        return mask
+
+    def _pairing(self, state: DunwichState, seat: int, action: Action, dice: Dice) -> None:
+        """One opposed Lucha check; the side with more successes applies its maneuver,
+        a tie does nothing (§3, §5)."""
+        pending = state.pending
+        assert pending is not None
+        initiator, reactor = pending.initiator, seat
+        sides = {
+            initiator: (pending.maneuver, pending.pv),
+            reactor: (REACTIONS[action], 1 if action in WITH_PV else 0),
+        }
+        if not state.fighters[reactor].acted:
+            state.fighters[reactor].reacted = True  # §4 item 5: its turn is spent
+        state.say(
+            reactor,
+            "{} reacts with {}",
+            state.fighters[reactor].name,
+            REACTIONS[action].label,
+        )
+        rolled = {}
+        for side in (initiator, reactor):  # both pools, then Defenderse's rerolls (§10 #28)
+            fighter = state.fighters[side]
+            size = self._pool(fighter, fighter.character.lucha)
+            if sides[side][0] == Maneuver.INCAPACITAR:
+                size -= 1  # §5, §10 #5: -1 die
+            rolled[side] = roll_pool(dice, size, "lucha")
+        totals = {}
+        for side in (initiator, reactor):
+            fighter = state.fighters[side]
+            faces = rolled[side]
+            if sides[side][0] == Maneuver.DEFENDERSE:
+                faces = rerolled(faces, fighter.character.lucha, lambda: dice.roll(6, "reroll"))
+            totals[side] = count(faces) + fighter.bonus  # §8.3, §10 #21: a position's bonus
+            state.say(
+                side,
+                "{}: Lucha {} = {}{}",
+                fighter.name,
+                faces,
+                totals[side],
+                f" (+{fighter.bonus} from position)" if fighter.bonus else "",
+            )
+            fighter.bonus = 0
+        mine, theirs = totals[initiator], totals[reactor]
+        if mine == theirs:
+            state.say(None, "A tie: nothing happens")
+            self._next_initiative(state, dice)
+            return
+        winner = initiator if mine > theirs else reactor
+        margin = abs(mine - theirs)
+        maneuver, pv = sides[winner]
+        if self.options.bank_extra_successes:  # §10 #6
+            fighter = state.fighters[winner]
+            banked = min(MAX_PV, fighter.pv + totals[winner] - 1) - fighter.pv
+            if banked > 0:
+                fighter.pv += banked
+                state.say(winner, "{} banks {} PV", fighter.name, banked)
+        if self._effect(state, winner, maneuver, pv, margin, dice):
+            return
+        self._next_initiative(state, dice)
+
+    def _effect(
+        self, state: DunwichState, winner: int, maneuver: Maneuver, pv: int, margin: int, dice: Dice
+    ) -> bool:
+        """The winner's maneuver on the loser (§5); True when the duel ended."""
+        me, them = state.fighters[winner], state.fighters[1 - winner]
+        if maneuver == Maneuver.DEFENDERSE:
+            state.say(winner, "{} fends it off", me.name)
+            return False
+        if maneuver == Maneuver.DANAR:
+            extra = margin - 1 if self.options.margin_dice else 0  # §10 #9
+            faces = roll_pool(dice, me.melee.dice + extra, "damage")
+            return self._wound(state, 1 - winner, faces, me.melee.lethal, winner, dice)
+        if maneuver == Maneuver.INCAPACITAR:  # §7: the knockout roll
+            faces = roll_pool(dice, me.melee.dice, "knockout")
+            final, marks = knockout_marks(faces, lambda: dice.roll(6, "knockout reroll"))
+            before = them.incap
+            them.incap = min(INCAPACITATION, them.incap + marks)
+            state.say(
+                winner,
+                "Knockout roll {} -> {}: {} Incapacitation {} -> {}",
+                faces,
+                final,
+                them.name,
+                before,
+                them.incap,
+            )
+            return self._check_out(state, 1 - winner, winner, dice)
+        return self._push(state, winner, pv, dice)
+
+    def _push(self, state: DunwichState, winner: int, pv: int, dice: Dice) -> bool:
+        """§8.2: D = ceil(Físico / 2) m + 0.5 m per PV spent; a wall short of D stops the
+        loser, who takes floor(D) Non-Lethal dice (§10 #16)."""
+        me, them = state.fighters[winner], state.fighters[1 - winner]
+        me.pv -= pv  # §10 #26: paid only now, the push having won
+        push = HALF_METRES * math.ceil(me.character.fisico / 2) + pv
+        room = state.behind(1 - winner)
+        travelled = min(push, room)
+        away = 1 if winner == 0 else -1  # straight away from the winner (§10 #16)
+        them.position += away * travelled
+        if self.options.pusher_follows:  # §10 #27
+            me.position += away * travelled
+        state.say(
+            winner,
+            "{} pushes {} {} m{}",
+            me.name,
+            them.name,
+            travelled / HALF_METRES,
+            "" if push <= room else " into the wall",
+        )
+        if push <= room:  # §8.2 step 5: D = F is no impact
+            return False
+        faces = roll_pool(dice, push // HALF_METRES, "impact")
+        return self._wound(state, 1 - winner, faces, False, winner, dice)
+
+    # --- damage (§7) and the end (§9) ---------------------------------------------------
+
+    def _wound(
+        self, state: DunwichState, seat: int, faces: list[int], lethal: bool, by: int, dice: Dice
+    ) -> bool:
+        """Damage dice on `seat`'s registers; True when it is out (the duel ended)."""
+        fighter = state.fighters[seat]
+        before = fighter.incap
+        crossed = wound(fighter, faces, lethal)
+        state.say(
+            by,
+            "{} damage {} to {}: Vitality {} crossed, Incapacitation {} -> {}",
+            "Lethal" if lethal else "Non-Lethal",
+            faces,
+            fighter.name,
+            crossed or "none",
+            before,
+            fighter.incap,
+        )
+        return self._check_out(state, seat, by, dice)
+
+    def _check_out(self, state: DunwichState, seat: int, by: int, dice: Dice) -> bool:
+        fighter = state.fighters[seat]
+        if not fighter.out:
+            return False
+        how = "dead" if all(fighter.crossed) else "incapacitated"
+        state.finish(Outcome(by, f"{fighter.name} is {how}"))
+        for side in (0, 1):
+            self._bleed(state, side, dice)
+        return True
+
+    def _bleed(self, state: DunwichState, seat: int, dice: Dice) -> None:
+        """§7 (published): once the fight ends, a dying combatant (5+ Vitality boxes) makes
+        a Físico check each turn; a failure crosses its highest free box. The duel plays
+        the first; it changes no result."""
+        fighter = state.fighters[seat]
+        if fighter.crossed_count < DYING or all(fighter.crossed):
+            return
+        # the bare Físico, as the digest's example (§11 V13) rolls it: the wound penalty
+        # is a combat modifier
+        faces = roll_pool(dice, fighter.character.fisico, "dying")
+        if count(faces):
+            state.say(seat, "{} is dying: Físico {} holds", fighter.name, faces)
+            return
+        highest = max(i for i, crossed in enumerate(fighter.crossed) if not crossed)
+        wound(fighter, [VITALITY[highest]], lethal=True)
+        state.say(
+            seat,
+            "{} is dying: Físico {} fails, box {} crossed",
+            fighter.name,
+            faces,
+            VITALITY[highest],
+        )
+
+
+def wound(fighter: Fighter, faces: list[int], lethal: bool) -> list[int]:
+    """§7 (published): a lethal die crosses a free box of its value, an even box adding
+    one Incapacitation (§10 #10); a Non-Lethal die counts only when even, crossing its box
+    if free and one Incapacitation box in any case (§10 #30). Returns the boxes crossed."""
+    crossed = []
+    for face in faces:
+        if not lethal and face % 2:
+            continue
+        free = [i for i, value in enumerate(VITALITY) if value == face and not fighter.crossed[i]]
+        if free:
+            fighter.crossed[free[0]] = True
+            crossed.append(face)
+        if (free and face % 2 == 0) or not lethal:
+            fighter.incap = min(INCAPACITATION, fighter.incap + 1)
+    return crossed
