@@ -194,6 +194,14 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
     raise TypeError(f"{where}: unsupported field type {hint!r}")  # a bug in a dataclass, not input
 
 
+def options_of(cls: type[T], values: T | Mapping[str, Any] | None, what: str) -> T:
+    """A ruleset's options, given whole or as a dict of their fields (e.g. gymnasium.make
+    kwargs, a config's `options`), checked like a config file; `what` prefixes errors."""
+    if isinstance(values, cls):
+        return values
+    return build(cls, values or {}, what)
+
+
 def entry_of(value: Any, cls: type[T], lookup: Callable[[str], T], what: str) -> T:
     """A config entry given by id (looked up) or as the dataclass itself."""
     if isinstance(value, str):

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.config import entry_of, pair_of
+from duelo.envs.core.config import entry_of, options_of, pair_of
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import seat_names
@@ -27,7 +27,6 @@ from duelo.envs.dunwich.setup import (
     Scenario,
     check_arms,
     load_catalog,
-    options_from,
 )
 from duelo.envs.dunwich.state import (
     ATTACKS,
@@ -99,7 +98,7 @@ class DunwichRuleset:
         self.characters = pair_of(names, Character, self.catalog.character, "fighters")
         for character in self.characters:
             check_arms(character, self.catalog.weapons, character.id)
-        self.options = options_from(options)
+        self.options = options_of(DunwichOptions, options, "dunwich options")
         self.round_cap = self.options.round_cap
 
     # --- the ruleset interface ---------------------------------------------------

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from duelo.envs.core.config import (
-    build,
     known,
     load_entries,
     packaged_config,
@@ -189,10 +187,3 @@ def check_arms(character: Character, weapons: dict[str, Weapon], where: str) -> 
     if character.ranged is not None:
         require_known(character.ranged, weapons, f"{where}.ranged", "weapon")
         require(weapons[character.ranged].ranged, f"{where}.ranged", "names a melee weapon")
-
-
-def options_from(values: DunwichOptions | dict[str, Any] | None) -> DunwichOptions:
-    """Options from a dict (e.g. gymnasium.make kwargs), checked like a config file."""
-    if isinstance(values, DunwichOptions):
-        return values
-    return build(DunwichOptions, values or {}, "dunwich options")

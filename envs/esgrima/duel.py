@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.config import ConfigError, pair_of, shown
+from duelo.envs.core.config import ConfigError, options_of, pair_of, shown
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
 from duelo.envs.core.record import DuelRecord, Outcome
@@ -40,7 +40,6 @@ from duelo.envs.esgrima.setup import (
     EsgrimaOptions,
     Trait,
     load_catalog,
-    options_from,
 )
 
 HAND_SIZE = 3
@@ -205,7 +204,7 @@ class EsgrimaDuelRuleset:
                     raise ValueError(
                         f"{character.id} cannot duel: a fencing duel needs a mastered melee weapon"
                     )
-        self.options = options_from(options)
+        self.options = options_of(EsgrimaOptions, options, "esgrima options")
         self.round_cap = self.options.exchange_cap
         if deck is not None and (
             not isinstance(deck, list | tuple)

@@ -9,10 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from duelo.envs.core.config import (
-    build,
     known,
     load_entries,
     packaged_config,
@@ -257,9 +256,3 @@ def load_catalog(
             where = f"{paths['layouts']}: {key}.fighters[{i}]"
             require_known(fighter, character_table, where, "character")
     return Catalog(weapon_table, character_table, layout_table)
-
-
-def options_from(values: EsgrimaOptions | dict[str, Any] | None) -> EsgrimaOptions:
-    if isinstance(values, EsgrimaOptions):
-        return values
-    return build(EsgrimaOptions, values or {}, "esgrima options")

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.config import entry_of, pair_of
+from duelo.envs.core.config import entry_of, options_of, pair_of
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import SEATS, seat_names
@@ -29,7 +29,6 @@ from duelo.envs.esgrima.setup import (
     Weapon,
     WeaponClass,
     load_catalog,
-    options_from,
 )
 from duelo.envs.esgrima.skirmish_observation import OBSERVATION_SPEC, observe
 from duelo.envs.esgrima.skirmish_state import (
@@ -86,7 +85,7 @@ class EsgrimaSkirmishRuleset:
         self.layout = entry_of(scenario, Layout, self.catalog.layout, "scenario")
         names = self.layout.fighters if fighters is None else fighters
         self.characters = pair_of(names, Character, self.catalog.character, "fighters")
-        self.options = options_from(options)
+        self.options = options_of(EsgrimaOptions, options, "esgrima options")
         self.round_cap = self.options.round_cap
 
     # --- the ruleset interface ---------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.config import entry_of, pair_of, require_known
+from duelo.envs.core.config import entry_of, options_of, pair_of, require_known
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import SEATS, seat_names
@@ -30,7 +30,6 @@ from duelo.envs.infierno.setup import (
     Scenario,
     Surprise,
     load_catalog,
-    options_from,
 )
 from duelo.envs.infierno.staredown import (
     LOSER_PENALTY,
@@ -164,7 +163,7 @@ class InfiernoRuleset:
             for i, weapon_id in enumerate(character.weapons):
                 where = f"{character.id}.weapons[{i}]"
                 require_known(weapon_id, self.catalog.weapons, where, "weapon")
-        self.options = options_from(options)
+        self.options = options_of(InfiernoOptions, options, "infierno options")
         self.round_cap = self.options.round_cap
         self.fists = self.catalog.weapons["fists"]
 

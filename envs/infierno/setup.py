@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from duelo.envs.core.config import (
-    build,
     known,
     load_entries,
     packaged_config,
@@ -295,10 +294,3 @@ def load_catalog(
             where = f"{paths['scenarios']}: {scenario.id}.fighters[{i}]"
             require_known(fighter, character_table, where, "character")
     return Catalog(weapon_table, character_table, scenario_table)
-
-
-def options_from(values: InfiernoOptions | dict[str, Any] | None) -> InfiernoOptions:
-    """Options from a dict (e.g. gymnasium.make kwargs), checked like a config file."""
-    if isinstance(values, InfiernoOptions):
-        return values
-    return build(InfiernoOptions, values or {}, "infierno options")

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.config import entry_of, pair_of, require_known
+from duelo.envs.core.config import entry_of, options_of, pair_of, require_known
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import seat_names
@@ -33,7 +33,6 @@ from duelo.envs.liminal.setup import (
     Strength,
     Weapon,
     load_catalog,
-    options_from,
 )
 from duelo.envs.liminal.state import (
     MOVE_STEPS,
@@ -82,7 +81,7 @@ class LiminalRuleset:
             for i, weapon_id in enumerate(character.weapons):
                 where = f"{character.id}.weapons[{i}]"
                 require_known(weapon_id, self.catalog.weapons, where, "weapon")
-        self.options = options_from(options)
+        self.options = options_of(LiminalOptions, options, "liminal options")
         self.round_cap = self.options.round_cap
         self.unarmed = self.catalog.weapons["unarmed"]
         self.strength_bonus = {

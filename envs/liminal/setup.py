@@ -9,10 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from duelo.envs.core.config import (
-    build,
     known,
     load_entries,
     packaged_config,
@@ -216,10 +215,3 @@ def load_catalog(
             where = f"{paths['scenarios']}: {key}.fighters[{i}]"
             require_known(fighter, character_table, where, "character")
     return Catalog(weapon_table, character_table, scenario_table)
-
-
-def options_from(values: LiminalOptions | dict[str, Any] | None) -> LiminalOptions:
-    """Options from a dict (e.g. gymnasium.make kwargs), checked like a config file."""
-    if isinstance(values, LiminalOptions):
-        return values
-    return build(LiminalOptions, values or {}, "liminal options")

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from duelo.envs.core.config import ConfigError, packaged_config, read_yaml_mapping
+from duelo.envs.core.config import ConfigError, options_of, packaged_config, read_yaml_mapping
 from duelo.envs.infierno.rules import InfiernoRuleset
-from duelo.envs.infierno.setup import Category, Feat, Surprise, load_catalog, options_from
+from duelo.envs.infierno.setup import Category, Feat, InfiernoOptions, Surprise, load_catalog
 
 
 def write_characters(tmp_path: Path, change: dict) -> Path:
@@ -74,10 +74,10 @@ def test_bad_weapon_row(tmp_path: Path) -> None:
 
 def test_options_are_checked_like_config() -> None:
     with pytest.raises(ConfigError, match="infierno options: unknown key 'round_kap'"):
-        options_from({"round_kap": 5})
+        options_of(InfiernoOptions, {"round_kap": 5}, "infierno options")
     with pytest.raises(ConfigError, match=r"staredown_penalty: 'D' is not one of 'A', 'B', 'C'"):
-        options_from({"staredown_penalty": "D"})
-    assert options_from({"round_cap": 5}).round_cap == 5
+        options_of(InfiernoOptions, {"staredown_penalty": "D"}, "infierno options")
+    assert options_of(InfiernoOptions, {"round_cap": 5}, "infierno options").round_cap == 5
 
 
 def test_unknown_character_and_scenario_names() -> None:
