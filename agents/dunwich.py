@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -96,10 +96,11 @@ class Side:
     def left(self) -> int:
         return INCAPACITATION - self.incap
 
-    def lucha_pool(self, maneuver: Maneuver) -> dict[int, Fraction]:
+    def lucha_pool(self, maneuver: Maneuver) -> tuple[int, int]:
+        """The dice and rerolls of its Lucha check with `maneuver` (§5, §10 #5, #13, #28)."""
         size = self.lucha - self.wounds - (maneuver == Maneuver.INCAPACITAR)
         rerolls = self.lucha if maneuver == Maneuver.DEFENDERSE else 0
-        return pool(size, rerolls)
+        return size, rerolls
 
     def harm(self, dice: int, lethal: bool) -> float:
         """Expected Incapacitation boxes `dice` damage dice add to this side (§7): a lethal
@@ -112,14 +113,19 @@ class Side:
         if maneuver == Maneuver.DANAR:
             return target.harm(self.melee_dice, self.melee_lethal)
         if maneuver == Maneuver.INCAPACITAR:
-            marks = sum(float(p) * m for m, p in knockout(self.melee_dice).items())
-            return min(marks, target.left)
+            return min(_knockout_marks(self.melee_dice), target.left)
         if maneuver == Maneuver.DESPLAZAR:
             push = math.ceil(self.fisico / 2) + pv / HALF_METRES
             if push <= target.behind:
                 return 0.0
             return min(math.floor(push) / 2, target.left)
         return 0.0
+
+
+@lru_cache(maxsize=16)
+def _knockout_marks(dice: int) -> float:
+    """The expected Incapacitation boxes of a knockout roll (§7)."""
+    return float(sum(p * marks for marks, p in knockout(dice).items()))
 
 
 def _read(observation: Mapping[str, np.ndarray]) -> FieldReader:
@@ -135,11 +141,15 @@ def pairing_value(
 ) -> float:
     """My expected gain in Incapacitation boxes from one pairing (theirs on me counted
     against it), with my bonus successes from a position."""
-    win, tie = opposed(me.lucha_pool(mine), them.lucha_pool(theirs), me.bonus - them.bonus)
-    lose = 1 - win - tie
-    return float(win) * me.effect_on(them, mine, my_pv) - float(lose) * them.effect_on(
-        me, theirs, their_pv
-    )
+    win, lose = _odds(me.lucha_pool(mine), them.lucha_pool(theirs), me.bonus - them.bonus)
+    return win * me.effect_on(them, mine, my_pv) - lose * them.effect_on(me, theirs, their_pv)
+
+
+@lru_cache(maxsize=4096)
+def _odds(mine: tuple[int, int], theirs: tuple[int, int], bonus: int) -> tuple[float, float]:
+    """P(I win), P(I lose) of an opposed Lucha check: the exact odds, as floats."""
+    win, tie = opposed(pool(*mine), pool(*theirs), bonus)
+    return float(win), float(1 - win - tie)
 
 
 def reactions_of(target: Side, incoming: Maneuver) -> list[tuple[Maneuver, int]]:
@@ -212,8 +222,9 @@ class ExpertBrawler:
 
     - Plan: bids what guarantees acting first (the rival's PV, plus one when the INI
       order is against it) when it can afford it and a pairing is in reach this turn,
-      or its shot is (the rival could close within 5 m first);
-      escapes, where it may, when nearly out and the rival is not.
+      or its shot is (the rival could close within 5 m first); escapes, where it may,
+      when the rival fights better at close quarters, or when nearly out and the rival
+      is not.
     - Initiative Turn: the maneuver of best value against the worst reaction; an
       advantageous position when its expected value is higher; a shot (stepping back
       first when the rival could charge) when that beats every maneuver; else it closes
@@ -258,8 +269,9 @@ class ExpertBrawler:
 
     @staticmethod
     def _plan(read: FieldReader, mask: np.ndarray, me: Side, them: Side, distance: float) -> int:
-        if mask[A.ESCAPE] and me.left <= 1 < them.left:
-            return int(A.ESCAPE)
+        outmatched = best_attack(them, me) > best_attack(me, them)
+        if mask[A.ESCAPE] and (outmatched or me.left <= 1 < them.left):
+            return int(A.ESCAPE)  # a draw beats a fight it expects to lose
         melee = distance < MOVE_M
         # a shooter keeps its shot only if it acts before the rival closes within 5 m
         shot = me.ranged_dice > 0 and SHOT_M < distance <= SHOT_M + MOVE_M
@@ -282,7 +294,7 @@ class ExpertBrawler:
             values[A.POSITION_DANAR] = _position_value(me, them)
         their_turn = not (them.acted or them.reacted)
         if mask[A.SHOOT]:
-            hit = float(at_least_one(me.disparo - me.wounds))
+            hit = _hit(me.disparo - me.wounds)
             shot = hit * them.harm(me.ranged_dice, not (me.firearm and them.armour))
             back = min(MOVE_M, me.behind)
             for action, after in ((A.SHOOT, distance), (A.RETREAT_SHOOT, distance + back)):
@@ -302,16 +314,27 @@ class ExpertBrawler:
 def _position_value(me: Side, them: Side) -> float:
     """An advantageous position then Dañar (§8.3): the Físico check's extra successes add
     to the roll; a failure leaves only Defenderse against the rival's best maneuver."""
-    check = pool(me.fisico - me.wounds)
     value = 0.0
-    for total, p in check.items():
+    for total, p in _check(me.fisico - me.wounds):
         if total == 0:
             their_turn = not (them.acted or them.reacted)
-            value -= float(p) * (_defended(them, me) if their_turn else 0.0)
+            value -= p * (_defended(them, me) if their_turn else 0.0)
             continue
         boosted = Side(**{**me.__dict__, "bonus": total - 1})
-        value += float(p) * attack_value(boosted, them, Maneuver.DANAR, 0)
+        value += p * attack_value(boosted, them, Maneuver.DANAR, 0)
     return value
+
+
+@lru_cache(maxsize=16)
+def _check(size: int) -> tuple[tuple[int, float], ...]:
+    """An unopposed check's successes and their chances, as floats."""
+    return tuple((total, float(p)) for total, p in pool(size).items())
+
+
+@lru_cache(maxsize=16)
+def _hit(size: int) -> float:
+    """A shot's chance to hit: one success or more (§10 #14)."""
+    return float(at_least_one(size))
 
 
 def _defended(attacker: Side, target: Side) -> float:

@@ -123,7 +123,8 @@ class DunwichEnv(DuelEnv):
     (§8.2, §10 #16, #26); lethal and Non-Lethal damage, the knockout roll,
     ballistic armour, the wound penalty (§7, §10 #10-#13, #30); advantageous
     positions (§8.3, §10 #21, #25, #29); the end, and the first dying check of
-    a side left with 5 or more Vitality boxes crossed (§7, §9).
+    a side left with 5 or more Vitality boxes crossed, on its bare Físico as the
+    digest's example V13 rolls it (§7, §9); it changes no result.
 
     Left out, and why:
     - Chained actions by speed (§4 item 7) and hazards (§8.2 step 7): GM fiat.
