@@ -1,0 +1,1 @@
+"""Vampiro: La Mascarada (Storyteller, Revised with the seed's V20 rules): d10 pools."""
