@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from duelo.agents import dunwich, esgrima, infierno, liminal
+from duelo.agents import dunwich, esgrima, infierno, liminal, vampiro
 from duelo.agents.brain import load_brain
 from duelo.agents.random_policy import RandomPolicy
 from duelo.envs.core.policy import Policy
@@ -27,6 +27,7 @@ SYSTEM_NPCS: dict[str, dict[str, Callable[[], Policy]]] = {
     "esgrima": esgrima.SKIRMISH_NPCS,
     "esgrima_duel": esgrima.DUEL_NPCS,
     "dunwich": dunwich.NPCS,
+    "vampiro": vampiro.NPCS,
 }
 """Each system's own scripted NPCs."""
 

@@ -32,6 +32,9 @@ from duelo.envs.liminal import setup as liminal_setup
 from duelo.envs.liminal.env import LiminalEnv, LiminalMobEnv
 from duelo.envs.liminal.mob import LiminalMobRuleset, load_mob_scenarios
 from duelo.envs.liminal.rules import LiminalRuleset
+from duelo.envs.vampiro import setup as vampiro_setup
+from duelo.envs.vampiro.env import VampiroEnv
+from duelo.envs.vampiro.rules import VampiroRuleset
 
 CATALOG_VARIANT = "catalog"
 """The ruleset argument that is not a variant: the configs it reads them from."""
@@ -162,6 +165,15 @@ SYSTEMS = {
         env=DunwichEnv,
         options=dunwich_setup.DunwichOptions,
         scenario_ids=lambda: dunwich_setup.load_catalog().scenarios,
+    ),
+    "vampiro": System(
+        id="vampiro",
+        game="Vampiro: La Mascarada (Storyteller d10 pools)",
+        name="Vampiro",
+        ruleset=VampiroRuleset,
+        env=VampiroEnv,
+        options=vampiro_setup.VampiroOptions,
+        scenario_ids=lambda: vampiro_setup.load_catalog().scenarios,
     ),
 }
 

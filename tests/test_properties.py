@@ -16,6 +16,8 @@ from duelo.envs.dunwich.rules import DunwichRuleset
 from duelo.envs.dunwich.state import PLAN, DunwichState
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset, EsgrimaDuelState
 from duelo.envs.esgrima.mechanics import Card
+from duelo.envs.vampiro.rules import VampiroRuleset
+from duelo.envs.vampiro.state import PLANS, VampiroState
 from duelo.registration import SYSTEMS
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
@@ -57,6 +59,27 @@ VARIANTS += [
         },
     ),
     ("dunwich", {"scenario": "crossfire", "options": {"escape_is_loss": True}}),
+    (
+        "vampiro",
+        {  # a mirror match at fixed initiative: full ties, blind declarations (§10 #29)
+            "fighters": ("brujah", "brujah"),
+            "options": {"specialty_mode": "reroll", "fixed_initiative": True},
+        },
+    ),
+    (
+        "vampiro",
+        {
+            "fighters": ("ventrue", "hunter"),
+            "options": {
+                "all_multi_at_end": True,
+                "celerity_cost": "per_turn",
+                "bullets_bashing_vs_vampires": True,
+                "willpower_cancellable": True,
+                "ones_cancel_on_damage_soak": False,
+                "dodge_ability": "atletismo",
+            },
+        },
+    ),
 ]
 
 
@@ -112,7 +135,23 @@ def redeal_plan(state: DunwichState, seat: int, rng: np.random.Generator) -> Non
         state.plans[1 - seat] = PLAN[int(rng.integers(len(PLAN)))]
 
 
-REDEALS: dict[str, Redeal] = {"esgrima_duel": redeal_cards, "dunwich": redeal_plan}
+def redeal_declaration(state: VampiroState, seat: int, rng: np.random.Generator) -> None:
+    """Another blind declaration for the rival in a full tie, before `seat` has declared
+    (§10 #29): its plan, Celerity and the Willpower and blood they cost."""
+    them = state.fighters[1 - seat]
+    if state.tied and state.declared[1 - seat] and not state.declared[seat]:
+        them.plan = PLANS[int(rng.integers(len(PLANS)))]
+        them.celerity = int(rng.integers(3))
+        them.declared_willpower = bool(rng.integers(2))
+        them.willpower = int(rng.integers(them.willpower_start + 1))
+        them.blood = int(rng.integers(them.blood_start + 1))
+
+
+REDEALS: dict[str, Redeal] = {
+    "esgrima_duel": redeal_cards,
+    "dunwich": redeal_plan,
+    "vampiro": redeal_declaration,
+}
 """What each system hides from a seat, re-dealt by the hidden-information check."""
 
 
@@ -141,3 +180,21 @@ def test_the_plan_check_catches_a_peek_at_the_sealed_bid() -> None:
 
     with pytest.raises(AssertionError, match="sees what was re-dealt"):
         check_ruleset(Peeking, redeal=redeal_plan)
+
+
+def test_the_tie_check_catches_a_peek_at_a_blind_declaration() -> None:
+    """The hidden-declaration check fails a Vampiro ruleset that shows a blind plan."""
+
+    class Peeking(VampiroRuleset):
+        def observe(self, state: VampiroState, seat: int) -> np.ndarray:
+            flat = super().observe(state, seat).copy()
+            plan = state.fighters[1 - seat].plan
+            known = 0 if plan is None else PLANS.index(plan) % 5
+            flat[self.observation_spec.index("plan", "opponent.celerity")] = known
+            return flat
+
+    with pytest.raises(AssertionError, match="sees what was re-dealt"):
+        check_ruleset(  # a mirror match at fixed initiative: full ties
+            lambda: Peeking(fighters=("brujah", "brujah"), options={"fixed_initiative": True}),
+            redeal=redeal_declaration,
+        )

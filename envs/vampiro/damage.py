@@ -80,10 +80,9 @@ def after_soak(damage_successes: int, soak_successes: int, bashing_vs_vampire: b
     return left // 2 if bashing_vs_vampire else left
 
 
-def multiple_action_pools(pools: list[int]) -> list[int]:
-    """§8.1 (published): with N actions, action k loses N + k - 1 dice."""
-    n = len(pools)
-    return [pool - (n + k) for k, pool in enumerate(pools)]
+def multiple_action_penalties(actions: int) -> list[int]:
+    """§8.1 (published): with N actions, action k (from 1) loses N + k - 1 dice."""
+    return [actions + k for k in range(actions)]
 
 
 def initiative(

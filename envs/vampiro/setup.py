@@ -156,6 +156,20 @@ class Character:
 
 
 @dataclass(frozen=True)
+class Scenario:
+    """Where a fight starts (§10 #21): the two combatants and the metres between them."""
+
+    id: str
+    description: str
+    fighters: tuple[str, str]
+    range: float = 5.0
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.range <= 200:
+            raise ValueError(f"range {self.range} must lie in 1..200 m")
+
+
+@dataclass(frozen=True)
 class VampiroOptions:
     """GM rulings and edition flags; each default is the digest's (§10)."""
 
@@ -179,16 +193,10 @@ class VampiroOptions:
     """§7, §10 #10 (published)."""
     willpower_cancellable: bool = False
     """§10 #26: the Willpower success may be cancelled by 1s (the Revised reading)."""
-    prone_cover_vs_firearms: bool = True
-    """§10 #37: a prone target is +1 difficulty to shoot beyond 3 m."""
-    start_range: float = 5.0
-    """§10 #21: metres between the two at the start."""
     round_cap: int = 20
     """§12: turns before the fight is truncated as a draw."""
 
     def __post_init__(self) -> None:
-        if not 1 <= self.start_range <= 200:
-            raise ValueError(f"start_range {self.start_range} must lie in 1..200 m")
         if not 1 <= self.round_cap <= MAX_ROUND_CAP:
             raise ValueError(f"round_cap {self.round_cap} must lie in 1..{MAX_ROUND_CAP}")
 
@@ -198,21 +206,27 @@ class Catalog:
     weapons: dict[str, Weapon]
     armour: dict[str, Armour]
     characters: dict[str, Character] = field(default_factory=dict)
+    scenarios: dict[str, Scenario] = field(default_factory=dict)
 
     def character(self, name: str) -> Character:
         return known(self.characters, name, "character")
+
+    def scenario(self, name: str) -> Scenario:
+        return known(self.scenarios, name, "scenario")
 
 
 def load_catalog(
     weapons: str | Path | None = None,
     armour: str | Path | None = None,
     characters: str | Path | None = None,
+    scenarios: str | Path | None = None,
 ) -> Catalog:
     """The packaged configs, or the given files, checked against each other."""
     paths = {
         "weapons": Path(weapons or packaged_config("vampiro/weapons.yaml")),
         "armour": Path(armour or packaged_config("vampiro/armour.yaml")),
         "characters": Path(characters or packaged_config("vampiro/characters.yaml")),
+        "scenarios": Path(scenarios or packaged_config("vampiro/scenarios.yaml")),
     }
     weapon_table = load_entries(Weapon, paths["weapons"])
     require("fists" in weapon_table, str(paths["weapons"]), "the table must define 'fists'")
@@ -223,4 +237,9 @@ def load_catalog(
         where = f"{paths['characters']}: {key}"
         require_known(character.weapon, weapon_table, f"{where}.weapon", "weapon")
         require_known(character.armour, armour_table, f"{where}.armour", "armour")
-    return Catalog(weapon_table, armour_table, character_table)
+    scenario_table = load_entries(Scenario, paths["scenarios"])
+    for key, scenario in scenario_table.items():
+        for i, fighter in enumerate(scenario.fighters):
+            where = f"{paths['scenarios']}: {key}.fighters[{i}]"
+            require_known(fighter, character_table, where, "character")
+    return Catalog(weapon_table, armour_table, character_table, scenario_table)

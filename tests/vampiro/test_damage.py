@@ -8,7 +8,7 @@ from duelo.envs.vampiro.damage import (
     after_soak,
     defended,
     initiative,
-    multiple_action_pools,
+    multiple_action_penalties,
     soak_pool,
     take,
     wound_penalty,
@@ -46,7 +46,9 @@ def test_v5_a_vampire_halves_bashing() -> None:
 
 
 def test_v8_multiple_action_pools() -> None:
-    assert multiple_action_pools([7, 6]) == [5, 3]
+    """Strike (pool 7) then Dodge (pool 6), N = 2: 5 and 3 dice."""
+    penalties = multiple_action_penalties(2)
+    assert [pool - p for pool, p in zip([7, 6], penalties, strict=True)] == [5, 3]
 
 
 def test_v9_initiative() -> None:

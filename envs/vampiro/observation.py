@@ -1,0 +1,213 @@
+"""What a Vampiro combatant sees (digest §12): both stat blocks, health, Willpower and
+blood, the range and the weapons; each side's plan once declared (a declaration is public
+once made, §4), except in a full initiative tie, where both declare blind until both are
+in (§10 #29): until then the rival's plan, its Celerity, and the Willpower and blood it
+spent on them stay hidden."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
+from duelo.envs.vampiro.damage import wound_penalty
+from duelo.envs.vampiro.setup import ABILITIES, ATTRIBUTES, HEALTH_LEVELS, Damage, Kind, Weapon
+from duelo.envs.vampiro.state import MELEE_ATTACKS, PLANS, Fighter, Phase, VampiroState, damage_type
+
+MAX_RANGE = 1000.0
+"""Observed range is capped here (a fight is fled well before)."""
+TRAITS = ("vampire", "celeridad", "fortaleza", "potencia")
+WEAPON = (
+    *(f"kind_{k.value}" for k in Kind),
+    "bonus",
+    "damage",
+    *(f"type_{d.value}" for d in Damage),
+    "range",
+    "rate",
+    "clip",
+    "ammo",
+    "burst",
+    "auto",
+    "jammed",
+    "dropped",
+)
+CONDITION = ("clinched", "aiming", "off_balance", "delayed")
+PLAN = ("known", *(p.name.lower() for p in PLANS), "celerity", "willpower")
+
+OBSERVATION_SPEC = ObservationSpec(
+    (
+        ObsKey(
+            "phase", "one-hot: declare, modifiers, interrupt, delayed", 0, 1, (4,), one_hot(Phase)
+        ),
+        ObsKey(
+            "initiative",
+            "1 for the side acting first this turn, once both have declared (0 for both in a tie)",
+            0,
+            1,
+            (2,),
+            SIDES,
+        ),
+        ObsKey(
+            "score",
+            "initiative rolled this turn, every Celerity dot unused [self, opponent]",
+            -10,
+            40,
+            (2,),
+            SIDES,
+        ),
+        ObsKey("hp", "health levels left [self, opponent]", 0, HEALTH_LEVELS, (2,), SIDES),
+        ObsKey("hp_max", "health levels [self, opponent]", 0, HEALTH_LEVELS, (2,), SIDES),
+        ObsKey(
+            "health",
+            "levels of bashing, lethal, aggravated damage [self, opponent]",
+            0,
+            HEALTH_LEVELS,
+            (2, 3),
+            grid(SIDES, (d.value for d in Damage)),
+        ),
+        ObsKey("wound_penalty", "dice lost to wounds [self, opponent]", 0, 5, (2,), SIDES),
+        ObsKey("range", "metres between the two", 0, MAX_RANGE),
+        ObsKey("turn", "current turn", 0, 999),
+        ObsKey(
+            "willpower",
+            "points, rating [self, opponent]",
+            0,
+            10,
+            (2, 2),
+            grid(SIDES, ("points", "rating")),
+        ),
+        ObsKey(
+            "blood",
+            "points, pool, spendable a turn [self, opponent]",
+            0,
+            30,
+            (2, 3),
+            grid(SIDES, ("points", "pool", "per_turn")),
+        ),
+        ObsKey(
+            "traits",
+            "vampire, Celerity, Fortitude, Potence [self, opponent]",
+            0,
+            5,
+            (2, 4),
+            grid(SIDES, TRAITS),
+        ),
+        ObsKey(
+            "dots",
+            "Attributes and Abilities [self, opponent]",
+            0,
+            5,
+            (2, 10),
+            grid(SIDES, (*ATTRIBUTES, *ABILITIES)),
+        ),
+        ObsKey(
+            "weapon",
+            "the weapon in hand [self, opponent]",
+            0,
+            500,
+            (2, len(WEAPON)),
+            grid(SIDES, WEAPON),
+        ),
+        ObsKey(
+            "armour",
+            "rating, Dexterity penalty [self, opponent]",
+            0,
+            5,
+            (2, 2),
+            grid(SIDES, ("rating", "penalty")),
+        ),
+        ObsKey(
+            "condition",
+            "clinched, aiming dice, off balance, delaying [self, opponent]",
+            0,
+            5,
+            (2, 4),
+            grid(SIDES, CONDITION),
+        ),
+        ObsKey(
+            "plan",
+            "declared this turn: known, the plan (one-hot), Celerity actions, Willpower "
+            "[self, opponent]",
+            0,
+            5,
+            (2, len(PLAN)),
+            grid(SIDES, PLAN),
+        ),
+        ObsKey(
+            "incoming",
+            "the attack met by an abort: melee, bashing, lethal, aggravated",
+            0,
+            1,
+            (4,),
+            ("melee", *(d.value for d in Damage)),
+        ),
+    )
+)
+
+
+def observe(state: VampiroState, seat: int) -> np.ndarray:
+    """The observation of `seat` as one float32 vector, in the order of OBSERVATION_SPEC."""
+    over = state.result is not None
+    me, them = state.fighters[seat], state.fighters[1 - seat]
+    sealed = state.tied and not all(state.declared)
+    ordered = all(state.declared) and not state.tied and not over
+    values: list[float] = [*((not over and state.phase == p) for p in Phase)]
+    values += [ordered and state.order[0] == seat, ordered and state.order[0] == 1 - seat]
+    values += [me.declare_initiative, them.declare_initiative]
+    values += [HEALTH_LEVELS - len(me.health), HEALTH_LEVELS - len(them.health)]
+    values += [HEALTH_LEVELS, HEALTH_LEVELS]
+    for fighter in (me, them):
+        values += [fighter.health.count(d) for d in Damage]
+    values += [wound_penalty(me.health), wound_penalty(them.health)]
+    values += [min(state.range, MAX_RANGE), min(state.round, 999)]
+    for side, fighter in enumerate((me, them)):
+        hidden = side == 1 and sealed
+        points = fighter.willpower_start if hidden else fighter.willpower
+        values += [points, fighter.character.willpower]
+    for side, fighter in enumerate((me, them)):
+        hidden = side == 1 and sealed
+        pool, per_turn = fighter.character.blood
+        values += [fighter.blood_start if hidden else fighter.blood, pool, per_turn]
+    for fighter in (me, them):
+        c = fighter.character
+        values += [c.vampire, c.celeridad, c.fortaleza, c.potencia]
+    for fighter in (me, them):
+        values += [getattr(fighter.character, name) for name in (*ATTRIBUTES, *ABILITIES)]
+    for fighter in (me, them):
+        values += _weapon(fighter)
+    for fighter in (me, them):
+        values += [fighter.armour.rating, fighter.armour.penalty]
+    for fighter in (me, them):
+        values += [fighter.clinched, fighter.aiming, fighter.off_balance, fighter.delayed]
+    values += _plan(me, me.plan is not None)  # its own plan, from the moment it is chosen
+    values += _plan(them, state.declared[1 - seat] and not sealed)
+    incoming = state.incoming if state.phase == Phase.INTERRUPT and not over else None
+    if incoming is None:
+        values += [0.0] * 4
+    else:
+        kind = damage_type(state, incoming.attacker, incoming.move)
+        values += [incoming.move in MELEE_ATTACKS, *(kind == d for d in Damage)]
+    return OBSERVATION_SPEC.pack(values)
+
+
+def _weapon(fighter: Fighter) -> list[float]:
+    weapon: Weapon = fighter.weapon
+    return [
+        *(weapon.kind == k for k in Kind),
+        weapon.bonus,
+        weapon.damage,
+        *(weapon.damage_type == d for d in Damage),
+        weapon.range,
+        weapon.rate,
+        weapon.clip,
+        fighter.ammo,
+        weapon.burst,
+        weapon.auto,
+        fighter.jammed,
+        fighter.weapon is not fighter.carried,
+    ]
+
+
+def _plan(fighter: Fighter, known: bool) -> list[float]:
+    if not known or fighter.plan is None:
+        return [0.0] * len(PLAN)
+    return [1.0, *(fighter.plan == p for p in PLANS), fighter.celerity, fighter.declared_willpower]

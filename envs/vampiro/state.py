@@ -1,0 +1,196 @@
+"""Vampiro's actions and the fight state they act on (digest §2, §12)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from duelo.envs.core.record import DuelRecord
+from duelo.envs.vampiro.damage import Status
+from duelo.envs.vampiro.setup import Armour, Character, Damage, VampiroOptions, Weapon
+
+
+class Action(IntEnum):
+    """Every decision (digest §12): the plan declared in Phase 1 (0-18), its modifiers
+    (19-30: Celerity actions k and the Willpower success, id 19 + 2k + wp), and the
+    choice to abort to a defence when attacked (31-35)."""
+
+    STRIKE = 0
+    KICK = 1
+    WEAPON_STRIKE = 2
+    SHOOT = 3
+    SHOOT_TWICE = 4
+    BURST = 5
+    FULL_AUTO = 6
+    DODGE = 7
+    BLOCK_PARRY = 8
+    ATTACK_DODGE = 9
+    DOUBLE_ATTACK = 10
+    CLOSE = 11
+    OPEN = 12
+    RELOAD = 13
+    AIM = 14
+    CLINCH = 15
+    BITE = 16
+    HEAL = 17
+    DELAY = 18
+    K0 = 19
+    K0_WP = 20
+    K1 = 21
+    K1_WP = 22
+    K2 = 23
+    K2_WP = 24
+    K3 = 25
+    K3_WP = 26
+    K4 = 27
+    K4_WP = 28
+    K5 = 29
+    K5_WP = 30
+    NO_ABORT = 31
+    ABORT_DODGE_ROLL = 32
+    ABORT_DODGE_WP = 33
+    ABORT_BLOCK_ROLL = 34
+    ABORT_BLOCK_WP = 35
+
+
+PLANS = tuple(Action(i) for i in range(Action.DELAY + 1))
+MODIFIERS = tuple(Action(i) for i in range(Action.K0, Action.K5_WP + 1))
+ABORTS = tuple(Action(i) for i in range(Action.NO_ABORT, Action.ABORT_BLOCK_WP + 1))
+MULTIPLE = (Action.SHOOT_TWICE, Action.ATTACK_DODGE, Action.DOUBLE_ATTACK)
+"""Plans of two actions (§8.1): declared in Phase 1, never chosen after a delay."""
+
+
+def modifier(celerity: int, willpower: bool) -> Action:
+    return Action(Action.K0 + 2 * celerity + int(willpower))
+
+
+class Phase(IntEnum):
+    """The decision a seat faces (§12): its plan, the plan's modifiers, an abort to a
+    defence, or the action a delayed character takes now."""
+
+    DECLARE = 0
+    MODIFIERS = 1
+    INTERRUPT = 2
+    DELAYED = 3
+
+
+class Move(IntEnum):
+    """One action in a fighter's turn: what it does when its moment comes (§4, §5)."""
+
+    STRIKE = 0
+    KICK = 1
+    WEAPON_STRIKE = 2
+    SHOOT = 3
+    BURST = 4
+    FULL_AUTO = 5
+    DODGE = 6
+    BLOCK_PARRY = 7
+    CLOSE = 8
+    OPEN = 9
+    RELOAD = 10
+    AIM = 11
+    CLINCH = 12
+    BITE = 13
+    HEAL = 14
+
+
+DEFENCES = (Move.DODGE, Move.BLOCK_PARRY)
+MELEE_ATTACKS = (Move.STRIKE, Move.KICK, Move.WEAPON_STRIKE, Move.CLINCH, Move.BITE)
+ATTACKS = (*MELEE_ATTACKS, Move.SHOOT, Move.BURST, Move.FULL_AUTO)
+
+
+@dataclass
+class Slot:
+    """A declared action: its move, the dice its multiple-action place costs (§8.1), and
+    whether it is a Celerity action (full pool, end of turn, §8.3)."""
+
+    move: Move
+    penalty: int = 0
+    celerity: bool = False
+    done: bool = False
+
+
+@dataclass
+class Fighter:
+    character: Character
+    name: str
+    weapon: Weapon
+    """The weapon in hand (fists when none, or after a botch dropped it)."""
+    carried: Weapon
+    """The weapon the character brought (picked up again by RELOAD after a drop)."""
+    armour: Armour
+    willpower: int
+    blood: int
+    ammo: int
+    willpower_start: int = 0
+    blood_start: int = 0
+    """Willpower and blood before this turn's declaration: what a rival sees of them while
+    the declaration is sealed (a blind tie, §10 #29)."""
+    health: list[Damage] = field(default_factory=list)
+    status: Status = Status.ACTIVE
+    jammed: bool = False
+    aiming: int = 0
+    off_balance: bool = False
+    """A brawl botch: its next action is lost (§7)."""
+    clinched: bool = False
+    fled: bool = False
+    roll: int = 0
+    """This turn's initiative die (6 with `fixed_initiative`)."""
+    initiative: int = 0
+    declare_initiative: int = 0
+    """The score with every Celerity dot unused, which orders the declarations (§10 #22)."""
+    plan: Action | None = None
+    celerity: int = 0
+    willpower_success: bool = False
+    """Its Willpower success this turn, not yet used on a roll (§3, §10 #23)."""
+    declared_willpower: bool = False
+    slots: list[Slot] = field(default_factory=list)
+    delayed: bool = False
+    shots: int = 0
+    """Shots fired this turn (at most the weapon's rate, §8.1)."""
+
+    @property
+    def out(self) -> bool:
+        """Out of the fight: down (§9), or fled (§10 #24)."""
+        return self.status != Status.ACTIVE or self.fled
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """An attack waiting on its target's choice to abort to a defence (§8.2)."""
+
+    attacker: int
+    index: int
+    """The attacker's slot."""
+    move: Move
+
+
+@dataclass
+class VampiroState(DuelRecord):
+    options: VampiroOptions
+    fighters: list[Fighter]
+    range: float
+    phase: Phase = Phase.DECLARE
+    current: int = 0
+    order: tuple[int, int] = (0, 1)
+    """Phase 2's order, fastest first (seat order when tied: simultaneous)."""
+    tied: bool = False
+    """Both scores and ratings tie: declarations are blind and actions simultaneous (§10 #29)."""
+    declared: list[bool] = field(default_factory=lambda: [False, False])
+    incoming: Incoming | None = None
+    queue: list[tuple[int, int]] = field(default_factory=list)
+    """(seat, slot) still to act this turn, in order."""
+
+
+def damage_type(state: VampiroState, seat: int, move: Move) -> Damage:
+    """§5, §7: fists, kicks and clinches bash; fangs aggravate; a weapon its own type;
+    bullets on a vampire bash with `bullets_bashing_vs_vampires` (§10 #9)."""
+    me, them = state.fighters[seat], state.fighters[1 - seat]
+    if move == Move.BITE:
+        return Damage.AGGRAVATED
+    if move in (Move.STRIKE, Move.KICK, Move.CLINCH):
+        return Damage.BASHING
+    if move == Move.WEAPON_STRIKE:
+        return me.weapon.damage_type
+    bashing = state.options.bullets_bashing_vs_vampires and them.character.vampire
+    return Damage.BASHING if bashing else me.weapon.damage_type

@@ -1,0 +1,92 @@
+"""Vampiro's turn replayed with scripted dice: initiative, declarations in reverse order
+(public once made, blind in a full tie), aborts, Dodges and the damage chain (§4, §8,
+§11 V9-V11)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from duelo.envs.core.testing import ScriptedDuel
+from duelo.envs.vampiro.rules import VampiroRuleset
+from duelo.envs.vampiro.setup import Character, Scenario, load_catalog
+from duelo.envs.vampiro.state import Action, Phase
+
+CATALOG = load_catalog()
+A = Action
+
+
+def fighter(base: str, **changes: object) -> Character:
+    return dataclasses.replace(CATALOG.characters[base], **changes)
+
+
+def duel(
+    a: Character, b: Character, distance: float, opening: list[int], **options: object
+) -> ScriptedDuel:
+    """`a` against `b`; `opening` scripts the two initiative dice."""
+    scenario = Scenario("test", "a test", (a.id, b.id), distance)
+    return ScriptedDuel(VampiroRuleset(scenario, (a, b), options, CATALOG), opening)
+
+
+def test_v10_the_slower_declares_first_and_the_faster_sees_it() -> None:
+    a = fighter("brujah", celeridad=0, willpower=1)  # Dex 3 + Wits 2 + 8 = 13
+    b = fighter("thug", willpower=1)  # Dex 2 + Wits 2 + 5 = 9
+    fight = duel(a, b, 1, [8, 5])
+    assert fight.seat == 1 and fight.state.phase == Phase.DECLARE  # B, the slower, first
+    fight.act(A.STRIKE)
+    fight.act(A.K0)
+    assert fight.seat == 0 and fight.field(0, "plan", "opponent.strike") == 1
+    fight.act(A.ATTACK_DODGE)
+    fight.act(A.K0)
+    # at 13, A strikes at -2 (Dex 3 + Brawl 3 - 2 = 4 dice); B may abort: it keeps its blow
+    assert fight.seat == 1 and fight.state.phase == Phase.INTERRUPT
+    # A misses; at 9, B strikes (Dex 2 + Brawl 2 = 4 dice): 2 net; A's Dodge meets it at
+    # -3 (Dex 3 + Dodge 2 - 3 = 2 dice): 2 net; then the next turn's initiative
+    fight.act(A.NO_ABORT, 2, 2, 2, 2, 7, 7, 2, 2, 8, 8, 5, 5)
+    log = fight.log()
+    assert "Brujah brawler misses" in log
+    assert "Brujah brawler rolls [8, 8] at 6: 2 net" in log and "fended off" in log
+
+
+def test_v11_an_abort_by_a_willpower_roll() -> None:
+    """B declared a shot at 8; A attacks at 12; B's Willpower 5 [6, 2, 8, 1, 3] = 1 net:
+    the shot becomes a Dodge of Dex 3 + Dodge 2 = 5 dice."""
+    a = fighter("thug", willpower=1)  # Dex 2 + Wits 2 + 8 = 12
+    b = fighter("hunter", astucia=2, willpower=5, armour="none")  # 3 + 2 + 3 = 8
+    fight = duel(a, b, 1, [8, 3])
+    fight.act(A.SHOOT)
+    fight.act(A.K0)
+    fight.act(A.STRIKE)
+    fight.act(A.K0)
+    assert fight.seat == 1 and fight.state.phase == Phase.INTERRUPT
+    # the roll; A's strike (2 + 2 = 4 dice): 2 net; B's Dodge (5 dice): 2 net; the next turn
+    fight.act(A.ABORT_DODGE_ROLL, 6, 2, 8, 1, 3, 6, 6, 2, 2, 7, 7, 7, 1, 2, 5, 5)
+    log = fight.log()
+    assert "Hunter rolls Willpower [6, 2, 8, 1, 3]: aborts" in log
+    assert "Hunter rolls [7, 7, 7, 1, 2] at 6: 2 net" in log and "fended off" in log
+
+
+def test_a_full_tie_declares_blind() -> None:
+    """§10 #29: with equal scores and ratings, side B declares without seeing side A's
+    plan, its Celerity, or the Willpower it spent."""
+    seen = set()
+    for plan, modifier in ((A.CLOSE, A.K0), (A.OPEN, A.K0_WP), (A.DODGE, A.K0)):
+        fight = duel(fighter("brujah"), fighter("brujah"), 5, [4, 4])
+        assert fight.state.tied and fight.seat == 0
+        fight.act(plan)
+        fight.act(modifier)
+        assert fight.seat == 1
+        seen.add((fight.ruleset.observe(fight.state, 1).tobytes(), fight.mask().tobytes()))
+    assert len(seen) == 1
+
+
+def test_a_declaration_is_public_once_made() -> None:
+    fight = duel(fighter("brujah", willpower=1), fighter("thug", willpower=1), 1, [8, 5])
+    before = fight.ruleset.observe(fight.state, 0)
+    fight.act(A.CLINCH)
+    fight.act(A.K0_WP)
+    after = fight.ruleset.observe(fight.state, 0)
+    assert not np.array_equal(before, after)
+    assert fight.field(0, "plan", "opponent.clinch") == 1
+    assert fight.field(0, "plan", "opponent.willpower") == 1
