@@ -28,7 +28,7 @@ STANDARD = 6
 
 
 @lru_cache(maxsize=4096)
-def _levels(damage_dice: int, soak_dice: int, halve: bool) -> float:
+def hit_levels(damage_dice: int, soak_dice: int, halve: bool) -> float:
     """Expected health levels of a hit: damage successes less soak successes (§4, §7)."""
     total = 0.0
     for hit, p in pool(max(1, damage_dice)).items():
@@ -46,7 +46,7 @@ def _attack(dice: int, target: int, base: int, defence: int, soak: int, halve: b
     for rolled, p in pool(dice, difficulty(target)).items():
         left = rolled.net - defence
         if left >= 1:
-            total += float(p) * _levels(base + left - 1, soak, halve)
+            total += float(p) * hit_levels(base + left - 1, soak, halve)
     return total
 
 

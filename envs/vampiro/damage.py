@@ -92,6 +92,11 @@ def initiative(
     return roll + dexterity + wits - penalty + (celerity - celerity_used)
 
 
+def damage_pool(dice: int) -> int:
+    """§4 (seed): a damage pool is never below one die."""
+    return max(1, dice)
+
+
 def defended(attack_net: int, defence_net: int) -> int | None:
     """§3 (published): each defence success removes an attack success; None is a miss,
     else the extra successes left for the damage pool."""

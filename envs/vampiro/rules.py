@@ -16,6 +16,8 @@ from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import seat_names
 from duelo.envs.vampiro.damage import (
     after_soak,
+    damage_pool,
+    defended,
     initiative,
     multiple_action_penalties,
     soak_pool,
@@ -437,8 +439,8 @@ class VampiroRuleset:
             self._struggle(state, seat, dice)
             return
         ability, attribute = _attack_traits(move)
-        pool, target = self._pool(me, ability, attribute, slot)
-        target += _attack_difficulty(state, me, move)
+        pool, target = action_pool(me, ability, attribute, slot.penalty)
+        target += attack_difficulty(state, me, move)
         if move in (Move.SHOOT, Move.BURST, Move.FULL_AUTO):
             pool += me.aiming + {Move.BURST: 2, Move.FULL_AUTO: 10}.get(move, 0)
             me.aiming = 0
@@ -455,14 +457,14 @@ class VampiroRuleset:
         if result.net == 0:
             state.say(seat, "{} misses", me.name)
             return
-        left = result.net - self._defend(state, 1 - seat, move, dice)
-        if left <= 0:  # §3: the defence took every success
+        extra = defended(result.net, self._defend(state, 1 - seat, move, dice))
+        if extra is None:  # §3: the defence took every success
             state.say(seat, "{} is fended off", me.name)
             return
         if move == Move.CLINCH:
             me.clinched = them.clinched = True  # §5 (published): both are held
             state.say(seat, "{} and {} are clinched", me.name, them.name)
-        self._damage(state, seat, move, left - 1, dice)
+        self._damage(state, seat, move, extra, dice)
 
     def _struggle(self, state: VampiroState, seat: int, dice: Dice) -> None:
         """§5, §10 #39: a clinched fighter's escape: opposed Str + Brawl; the winner breaks
@@ -470,7 +472,7 @@ class VampiroRuleset:
         me, them = state.fighters[seat], state.fighters[1 - seat]
         nets = []
         for side, fighter in ((seat, me), (1 - seat, them)):
-            pool, target = self._pool(fighter, "pelea", "fuerza", Slot(Move.CLINCH))
+            pool, target = action_pool(fighter, "pelea", "fuerza", 0)
             faces = _roll(dice, pool, "struggle")
             nets.append(read_pool(faces, target).net)
             state.say(side, "{} struggles: {} = {}", fighter.name, faces, nets[-1])
@@ -479,18 +481,6 @@ class VampiroRuleset:
             state.say(seat, "{} breaks free", me.name)
         elif nets[1] > nets[0]:
             self._damage(state, 1 - seat, Move.CLINCH, 0, dice)
-
-    def _pool(self, me: Fighter, ability: str, attribute: str, slot: Slot) -> tuple[int, int]:
-        """An action's dice and difficulty (§3): Attribute + Ability; missing a Skill rolls
-        the Attribute at +1 difficulty; wounds, the multiple-action place and, on Dexterity
-        pools, armour cost dice (§7, §8.1)."""
-        c = me.character
-        rating = getattr(c, ability)
-        target = STANDARD + (1 if rating == 0 and ability in SKILLS else 0)
-        pool = getattr(c, attribute) + rating - wound_penalty(me.health) - slot.penalty
-        if attribute == "destreza":
-            pool -= me.armour.penalty
-        return pool, target
 
     def _roll_action(
         self,
@@ -544,7 +534,7 @@ class VampiroRuleset:
             ability = self.options.dodge_ability  # §5: Revised Dodge, or V20 Athletics
         else:
             ability = "armas_cc" if _has_melee_weapon(me) else "pelea"  # parry, else block
-        pool, target = self._pool(me, ability, "destreza", slot)
+        pool, target = action_pool(me, ability, "destreza", slot.penalty)
         result = self._roll_action(state, seat, pool, target, ability, _named(slot.move), dice)
         return 0 if result is None else result.net
 
@@ -591,7 +581,7 @@ class VampiroRuleset:
         botch; the target soaks by type (§7), and what is left marks its health."""
         me, them = state.fighters[seat], state.fighters[1 - seat]
         kind = damage_type(state, seat, move)
-        pool = max(1, _damage_dice(me, move) + extra)
+        pool = damage_pool(_damage_dice(me, move) + extra)
         ones = self.options.ones_cancel_on_damage_soak  # §10 #3
         faces = _roll(dice, pool, "damage")
         hits = read_pool(faces, STANDARD, ones_cancel=ones).net
@@ -741,6 +731,19 @@ SKILLS = ("armas_cc", "armas_fuego")
 """§3 (seed): a missing Skill rolls the Attribute alone at +1 difficulty (Talents: none)."""
 
 
+def action_pool(me: Fighter, ability: str, attribute: str, penalty: int) -> tuple[int, int]:
+    """An action's dice and difficulty (§3): Attribute + Ability; missing a Skill rolls
+    the Attribute at +1 difficulty; wounds, the multiple-action place (`penalty`) and, on
+    Dexterity pools, armour cost dice (§7, §8.1)."""
+    c = me.character
+    rating = getattr(c, ability)
+    target = STANDARD + (1 if rating == 0 and ability in SKILLS else 0)
+    pool = getattr(c, attribute) + rating - wound_penalty(me.health) - penalty
+    if attribute == "destreza":
+        pool -= me.armour.penalty
+    return pool, target
+
+
 def _k_wp(action: Action) -> tuple[int, bool]:
     """A modifier action's Celerity actions and Willpower flag (id 19 + 2k + wp)."""
     k, wp = divmod(action - Action.K0, 2)
@@ -774,7 +777,7 @@ def _attack_traits(move: Move) -> tuple[str, str]:
     return "pelea", "destreza"
 
 
-def _attack_difficulty(state: VampiroState, me: Fighter, move: Move) -> int:
+def attack_difficulty(state: VampiroState, me: Fighter, move: Move) -> int:
     """What an attack adds to difficulty 6 (§5, §6): a kick +1; a clinched brawler +1
     (§10 #39); a shot -2 within 2 m, +2 beyond its listed range; a burst +1, full auto +2."""
     if move == Move.KICK:

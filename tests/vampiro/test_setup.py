@@ -69,3 +69,12 @@ def test_options_default_to_the_digest_and_are_checked() -> None:
     assert options_of(VampiroOptions, None, "vampiro options") == VampiroOptions()
     with pytest.raises(ConfigError, match="specialty_mode: 'triple' is not one of"):
         options_of(VampiroOptions, {"specialty_mode": "triple"}, "vampiro options")
+
+
+def test_a_scenario_names_known_fighters(tmp_path: Path) -> None:
+    path = edited(tmp_path, "scenarios.yaml", "alley", {"fighters": ["brujah", "lupine"]})
+    with pytest.raises(ConfigError, match=r"alley\.fighters\[1\]: unknown character 'lupine'"):
+        load_catalog(scenarios=path)
+    path = edited(tmp_path, "scenarios.yaml", "alley", {"range": 0.5})
+    with pytest.raises(ConfigError, match="range 0.5 must lie in 1..200 m"):
+        load_catalog(scenarios=path)

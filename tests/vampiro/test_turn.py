@@ -9,9 +9,11 @@ import dataclasses
 import numpy as np
 
 from duelo.envs.core.testing import ScriptedDuel
-from duelo.envs.vampiro.rules import VampiroRuleset
+from duelo.envs.vampiro.damage import damage_pool
+from duelo.envs.vampiro.odds import difficulty, read_pool
+from duelo.envs.vampiro.rules import VampiroRuleset, action_pool, attack_difficulty
 from duelo.envs.vampiro.setup import Character, Scenario, load_catalog
-from duelo.envs.vampiro.state import Action, Phase
+from duelo.envs.vampiro.state import Action, Move, Phase
 
 CATALOG = load_catalog()
 A = Action
@@ -90,3 +92,26 @@ def test_a_declaration_is_public_once_made() -> None:
     assert not np.array_equal(before, after)
     assert fight.field(0, "plan", "opponent.clinch") == 1
     assert fight.field(0, "plan", "opponent.willpower") == 1
+
+
+def test_v13_the_damage_pool_is_never_below_one_die() -> None:
+    assert [damage_pool(d) for d in (-2, 0, 1, 5)] == [1, 1, 1, 5]
+
+
+def test_v15_unskilled_rolls() -> None:
+    """A missing Skill (Firearms) rolls Dex alone at 7; a missing Talent (Brawl) at 6."""
+    fight = duel(fighter("thug", destreza=3, pelea=0, armas_fuego=0), fighter("thug"), 5, [5, 6])
+    me = fight.state.fighters[0]
+    assert action_pool(me, "armas_fuego", "destreza", 0) == (3, 7)
+    assert action_pool(me, "pelea", "destreza", 0) == (3, 6)
+
+
+def test_v16_point_blank() -> None:
+    """A light pistol at 1.5 m: difficulty 4; Dex 3 + Firearms 2 [4, 3, 9, 1, 5] = 2 net."""
+    shooter = fighter("hunter", weapon="light_pistol", armas_fuego=2, armour="none")
+    fight = duel(shooter, fighter("thug"), 1.5, [5, 6])
+    me = fight.state.fighters[0]
+    dice, target = action_pool(me, "armas_fuego", "destreza", 0)
+    target = difficulty(target + attack_difficulty(fight.state, me, Move.SHOOT))
+    assert (dice, target) == (5, 4)
+    assert read_pool([4, 3, 9, 1, 5], target).net == 2
