@@ -6,6 +6,8 @@ spent on them stay hidden."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
@@ -13,6 +15,8 @@ from duelo.envs.vampiro.damage import wound_penalty
 from duelo.envs.vampiro.setup import ABILITIES, ATTRIBUTES, HEALTH_LEVELS, Damage, Kind, Weapon
 from duelo.envs.vampiro.state import MELEE_ATTACKS, PLANS, Fighter, Phase, VampiroState, damage_type
 
+PHASES, KINDS, DAMAGES = tuple(Phase), tuple(Kind), tuple(Damage)
+"""The enums' members once (iterating an Enum is slow, and observe runs every step)."""
 MAX_RANGE = 1000.0
 """Observed range is capped here (a fight is fled well before)."""
 TRAITS = ("vampire", "celeridad", "fortaleza", "potencia")
@@ -150,13 +154,13 @@ def observe(state: VampiroState, seat: int) -> np.ndarray:
     me, them = state.fighters[seat], state.fighters[1 - seat]
     sealed = state.tied and not all(state.declared)
     ordered = all(state.declared) and not state.tied and not over
-    values: list[float] = [*((not over and state.phase == p) for p in Phase)]
+    values: list[float] = [*((not over and state.phase == p) for p in PHASES)]
     values += [ordered and state.order[0] == seat, ordered and state.order[0] == 1 - seat]
     values += [me.declare_initiative, them.declare_initiative]
     values += [HEALTH_LEVELS - len(me.health), HEALTH_LEVELS - len(them.health)]
     values += [HEALTH_LEVELS, HEALTH_LEVELS]
     for fighter in (me, them):
-        values += [fighter.health.count(d) for d in Damage]
+        values += [fighter.health.count(d) for d in DAMAGES]
     values += [wound_penalty(me.health), wound_penalty(them.health)]
     values += [min(state.range, MAX_RANGE), min(state.round, 999)]
     for side, fighter in enumerate((me, them)):
@@ -185,26 +189,34 @@ def observe(state: VampiroState, seat: int) -> np.ndarray:
         values += [0.0] * 4
     else:
         kind = damage_type(state, incoming.attacker, incoming.move)
-        values += [incoming.move in MELEE_ATTACKS, *(kind == d for d in Damage)]
+        values += [incoming.move in MELEE_ATTACKS, *(kind == d for d in DAMAGES)]
     return OBSERVATION_SPEC.pack(values)
 
 
 def _weapon(fighter: Fighter) -> list[float]:
-    weapon: Weapon = fighter.weapon
+    weapon = fighter.weapon
     return [
-        *(weapon.kind == k for k in Kind),
-        weapon.bonus,
-        weapon.damage,
-        *(weapon.damage_type == d for d in Damage),
-        weapon.range,
-        weapon.rate,
-        weapon.clip,
+        *_arms(weapon),
         fighter.ammo,
         weapon.burst,
         weapon.auto,
         fighter.jammed,
-        fighter.weapon is not fighter.carried,
+        weapon is not fighter.carried,
     ]
+
+
+@cache
+def _arms(weapon: Weapon) -> tuple[float, ...]:
+    """A weapon's fixed features, in WEAPON's order up to the ammunition."""
+    return (
+        *(weapon.kind == k for k in KINDS),
+        weapon.bonus,
+        weapon.damage,
+        *(weapon.damage_type == d for d in DAMAGES),
+        weapon.range,
+        weapon.rate,
+        weapon.clip,
+    )
 
 
 def _plan(fighter: Fighter, known: bool) -> list[float]:

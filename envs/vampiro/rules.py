@@ -744,10 +744,12 @@ def action_pool(me: Fighter, ability: str, attribute: str, penalty: int) -> tupl
     return pool, target
 
 
+K_WP = {action: (k, bool(wp)) for action in MODIFIERS for k, wp in [divmod(action - Action.K0, 2)]}
+"""A modifier action's Celerity actions and Willpower flag (id 19 + 2k + wp)."""
+
+
 def _k_wp(action: Action) -> tuple[int, bool]:
-    """A modifier action's Celerity actions and Willpower flag (id 19 + 2k + wp)."""
-    k, wp = divmod(action - Action.K0, 2)
-    return k, bool(wp)
+    return K_WP[action]
 
 
 def _named(value: Action | Move) -> str:
