@@ -112,7 +112,9 @@ class VampiroEnv(DuelEnv):
     By scenario (`configs/vampiro/scenarios.yaml`): `alley` (a Brujah brawler and
     a Kevlar-clad hunter 5 m apart, default), `elysium` (a Ventrue swordsman and the
     Brujah at 2 m), `stakeout` (the hunter and a knife-wielding thug at 15 m).
-    Vampires start with half their blood pool; guns with full clips.
+    Vampires start with half their blood pool; guns with full clips. A scenario
+    may give either side cover (`cover`: +1 to +3 difficulty to shots at it, §6);
+    the shipped ones give none.
 
     ## Episode End
 
@@ -139,8 +141,9 @@ class VampiroEnv(DuelEnv):
     order, actions in initiative order, extra actions at the end of the turn,
     simultaneous full ties (§4, §10 #11, #22, #29, #31); the attacks, Dodge,
     Block and Parry, aborts by Willpower (§5, §8.2, §10 #7, #8, #38, #40);
-    multiple actions (§8.1); Celerity (§8.3, `celerity_cost`); delays (§8.4);
-    ranges, point blank and long range, running by wound level, fleeing (§6,
+    multiple actions (§8.1); Celerity (§8.3, `celerity_cost`, `celerity_dice`);
+    delays (§8.4);
+    ranges, point blank and long range, cover, running by wound level, fleeing (§6,
     §9, §10 #24); damage, soak by damage and creature type, vampires halving
     bashing, the health track, overflow, torpor and Final Death (§7, §10 #10,
     #28); botches: jams, drops, off balance (§7, §10 #16); clinches and bites

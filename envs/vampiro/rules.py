@@ -439,8 +439,10 @@ class VampiroRuleset:
             self._struggle(state, seat, dice)
             return
         ability, attribute = _attack_traits(move)
-        pool, target = action_pool(me, ability, attribute, slot.penalty)
+        pool, target = self._action_pool(me, ability, attribute, slot.penalty)
         target += attack_difficulty(state, me, move)
+        if move in (Move.SHOOT, Move.BURST, Move.FULL_AUTO):
+            target += self.scenario.cover[1 - seat]  # §6: the target's cover
         if move in (Move.SHOOT, Move.BURST, Move.FULL_AUTO):
             pool += me.aiming + {Move.BURST: 2, Move.FULL_AUTO: 10}.get(move, 0)
             me.aiming = 0
@@ -472,7 +474,7 @@ class VampiroRuleset:
         me, them = state.fighters[seat], state.fighters[1 - seat]
         nets = []
         for side, fighter in ((seat, me), (1 - seat, them)):
-            pool, target = action_pool(fighter, "pelea", "fuerza", 0)
+            pool, target = self._action_pool(fighter, "pelea", "fuerza", 0)
             faces = _roll(dice, pool, "struggle")
             nets.append(read_pool(faces, target).net)
             state.say(side, "{} struggles: {} = {}", fighter.name, faces, nets[-1])
@@ -481,6 +483,16 @@ class VampiroRuleset:
             state.say(seat, "{} breaks free", me.name)
         elif nets[1] > nets[0]:
             self._damage(state, 1 - seat, Move.CLINCH, 0, dice)
+
+    def _action_pool(
+        self, me: Fighter, ability: str, attribute: str, penalty: int
+    ) -> tuple[int, int]:
+        """`action_pool`, with a die per unused Celerity dot on Dexterity pools under
+        `celerity_dice` (§8.3, V20)."""
+        pool, target = action_pool(me, ability, attribute, penalty)
+        if self.options.celerity_dice and attribute == "destreza":
+            pool += me.character.celeridad - me.celerity
+        return pool, target
 
     def _roll_action(
         self,
@@ -534,7 +546,7 @@ class VampiroRuleset:
             ability = self.options.dodge_ability  # §5: Revised Dodge, or V20 Athletics
         else:
             ability = "armas_cc" if _has_melee_weapon(me) else "pelea"  # parry, else block
-        pool, target = action_pool(me, ability, "destreza", slot.penalty)
+        pool, target = self._action_pool(me, ability, "destreza", slot.penalty)
         result = self._roll_action(state, seat, pool, target, ability, _named(slot.move), dice)
         return 0 if result is None else result.net
 

@@ -163,10 +163,15 @@ class Scenario:
     description: str
     fighters: tuple[str, str]
     range: float = 5.0
+    cover: tuple[int, int] = (0, 0)
+    """Difficulty each side's cover adds to shots at it (§6, published: +1 light cover,
+    +2 good cover, +3 only the head showing)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.range <= 200:
             raise ValueError(f"range {self.range} must lie in 1..200 m")
+        if not all(0 <= c <= 3 for c in self.cover):
+            raise ValueError(f"cover {list(self.cover)} must lie in 0..3")
 
 
 @dataclass(frozen=True)
@@ -177,6 +182,8 @@ class VampiroOptions:
     """§8.5, §10 #1: a specialty 10 counts twice (the seed, V20) or is rolled again (Revised)."""
     celerity_initiative: bool = True
     """§4, §10 #1: unused Celerity dots add to initiative (the seed)."""
+    celerity_dice: bool = False
+    """§8.3 (V20, optional): unused Celerity dots also add a die each to Dexterity pools."""
     fixed_initiative: bool = False
     """§4: Dexterity + Wits + 6, no die (the seed's optional rule)."""
     ones_cancel_on_damage_soak: bool = True

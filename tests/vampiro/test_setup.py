@@ -78,3 +78,6 @@ def test_a_scenario_names_known_fighters(tmp_path: Path) -> None:
     path = edited(tmp_path, "scenarios.yaml", "alley", {"range": 0.5})
     with pytest.raises(ConfigError, match="range 0.5 must lie in 1..200 m"):
         load_catalog(scenarios=path)
+    path = edited(tmp_path, "scenarios.yaml", "alley", {"cover": [0, 4]})
+    with pytest.raises(ConfigError, match=r"cover \[0, 4\] must lie in 0..3"):
+        load_catalog(scenarios=path)

@@ -115,3 +115,29 @@ def test_v16_point_blank() -> None:
     target = difficulty(target + attack_difficulty(fight.state, me, Move.SHOOT))
     assert (dice, target) == (5, 4)
     assert read_pool([4, 3, 9, 1, 5], target).net == 2
+
+
+def test_cover_adds_to_the_shooters_difficulty() -> None:
+    """§6: good cover (+2) turns a shot at 6 into one at 8."""
+    shooter, target = fighter("hunter"), fighter("thug", willpower=1)
+    scenario = Scenario("test", "a test", (shooter.id, target.id), 10, cover=(0, 2))
+    fight = ScriptedDuel(VampiroRuleset(scenario, (shooter, target), None, CATALOG), [10, 1])
+    fight.act(A.CLOSE)  # the thug declares first
+    fight.act(A.K0)
+    fight.act(A.SHOOT)
+    fight.act(A.K0)
+    # Dex 3 + Firearms 3 - Kevlar 1 = 5 dice at 8: 1 net; 5 damage dice, nothing soaked;
+    # then the thug runs in, and the next turn's initiative
+    fight.act(A.NO_ABORT, 8, 8, 1, 2, 3, 1, 1, 1, 1, 1, 5, 5)
+    assert "Hunter rolls [8, 8, 1, 2, 3] at 8: 1 net" in fight.log()
+
+
+def test_unused_celerity_dots_add_dice_under_the_v20_flag() -> None:
+    """§8.3 (V20): Dex 3 + Brawl 3 + 1 unused Celerity dot = 7 dice."""
+    fight = duel(fighter("brujah"), fighter("thug"), 1, [10, 1], celerity_dice=True)
+    fight.act(A.DODGE)  # the thug declares first
+    fight.act(A.K0)
+    fight.act(A.STRIKE)
+    # the strike: 7 dice, a miss; the thug's Dodge is not needed; the next turn
+    fight.act(A.K0, 2, 2, 2, 2, 2, 2, 2, 5, 5)
+    assert "Brujah brawler rolls [2, 2, 2, 2, 2, 2, 2] at 6: 0 net" in fight.log()
