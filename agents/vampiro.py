@@ -109,8 +109,7 @@ class Side:
 
     def soak(self, kind: Damage) -> int:
         """Its soak pool against `kind` (§7)."""
-        armour = self.armour if kind != Damage.AGGRAVATED else 0
-        return soak_pool(kind, self.vampire, self.stamina, self.fortitude, armour)
+        return soak_pool(kind, self.vampire, self.stamina, self.fortitude, self.armour)
 
     def threat(self, target: Side, distance: float, dodge: int | None) -> float:
         """Its best attack's expected levels on `target`, which keeps a Dodge at `dodge`

@@ -44,6 +44,7 @@ from duelo.envs.vampiro.state import (
     MODIFIERS,
     MULTIPLE,
     PLANS,
+    SHOTS,
     Action,
     Fighter,
     Incoming,
@@ -441,9 +442,8 @@ class VampiroRuleset:
         ability, attribute = _attack_traits(move)
         pool, target = self._action_pool(me, ability, attribute, slot.penalty)
         target += attack_difficulty(state, me, move)
-        if move in (Move.SHOOT, Move.BURST, Move.FULL_AUTO):
+        if move in SHOTS:
             target += self.scenario.cover[1 - seat]  # §6: the target's cover
-        if move in (Move.SHOOT, Move.BURST, Move.FULL_AUTO):
             pool += me.aiming + {Move.BURST: 2, Move.FULL_AUTO: 10}.get(move, 0)
             me.aiming = 0
             me.ammo -= {Move.BURST: 3, Move.FULL_AUTO: me.ammo}.get(move, 1)  # §10 #33
@@ -578,7 +578,7 @@ class VampiroRuleset:
         """§7 (simulator defaults, §10 #16): a gun jams, a melee weapon drops, a brawler is
         off balance."""
         me = state.fighters[seat]
-        if move in (Move.SHOOT, Move.BURST, Move.FULL_AUTO):
+        if move in SHOTS:
             me.jammed = True
             state.say(seat, "{}'s {} jams", me.name, me.weapon.name)
         elif move == Move.WEAPON_STRIKE:
@@ -598,8 +598,7 @@ class VampiroRuleset:
         faces = _roll(dice, pool, "damage")
         hits = read_pool(faces, STANDARD, ones_cancel=ones).net
         c = them.character
-        armour = them.armour.rating if kind != Damage.AGGRAVATED else 0
-        soak_dice = soak_pool(kind, c.vampire, c.resistencia, c.fortaleza, armour)
+        soak_dice = soak_pool(kind, c.vampire, c.resistencia, c.fortaleza, them.armour.rating)
         soak_faces = _roll(dice, soak_dice, "soak")
         soaked = read_pool(soak_faces, STANDARD, ones_cancel=ones).net
         halve = kind == Damage.BASHING and c.vampire and self.options.halve_bashing_vs_vampires
@@ -784,7 +783,7 @@ def _attack_traits(move: Move) -> tuple[str, str]:
     """(Ability, Attribute) of an attack (§4 Phase 2, §5)."""
     if move == Move.WEAPON_STRIKE:
         return "armas_cc", "destreza"
-    if move in (Move.SHOOT, Move.BURST, Move.FULL_AUTO):
+    if move in SHOTS:
         return "armas_fuego", "destreza"
     if move == Move.CLINCH:
         return "pelea", "fuerza"
@@ -798,7 +797,7 @@ def attack_difficulty(state: VampiroState, me: Fighter, move: Move) -> int:
         return 1 + (1 if me.clinched else 0)
     if move in (Move.STRIKE, Move.BITE):
         return 1 if me.clinched and move == Move.STRIKE else 0
-    if move in (Move.SHOOT, Move.BURST, Move.FULL_AUTO):
+    if move in SHOTS:
         shift = -2 if state.range <= POINT_BLANK else 2 if state.range > me.weapon.range else 0
         return shift + {Move.BURST: 1, Move.FULL_AUTO: 2}.get(move, 0)
     return 0
