@@ -62,7 +62,9 @@ def test_gymnasium_vector_envs_with_wins_and_draws_mixed(env_id: str, mode: str)
 def test_an_agent_that_only_plays_illegal_actions_still_ends_its_episodes(env_id: str) -> None:
     """SB3's `evaluate_policy` would hang on an episode that never ends."""
     evaluation = pytest.importorskip("stable_baselines3.common.evaluation")
-    env = gym.make(env_id, illegal_limit=50, flat_observation=True)
+    from stable_baselines3.common.monitor import Monitor
+
+    env = Monitor(gym.make(env_id, illegal_limit=50, flat_observation=True))  # SB3's own wrapper
 
     class Stubborn:
         """Always the first action that is illegal now."""
