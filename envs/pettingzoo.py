@@ -1,0 +1,130 @@
+"""PettingZoo's face of every duelo system: an AEC env over its ruleset.
+
+`duelo.envs.pettingzoo.env("dunwich", scenario="warehouse")` plays a duel between
+two agents, "a" and "b" (seats 0 and 1), through the ruleset contract alone, so
+every system, present and future, has one. As in PettingZoo's classic games the
+observation is `{"observation": the flat float32 vector, "action_mask": int8}`,
+and the mask of an agent not to act is all zeros; rewards come at the end (+1, -1,
+0 for a draw or the round cap, a withdrawal's stake where a system has one).
+What an agent may not see stays hidden, exactly as in the Gymnasium env: both
+read `ruleset.observe`. The engine owns the dice; an illegal action raises
+`IllegalActionError` naming it. There is no parallel env: every duelo system
+decides one seat at a time (a sealed bid, too, is two decisions in turn).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from duelo.envs.core.dice import GeneratorDice
+from duelo.envs.core.duel_env import DRAW, MAX_DEALS
+from duelo.envs.core.ruleset import check_legal
+from duelo.envs.core.spaces import flat_space
+from duelo.envs.systems import system as system_of
+
+AGENTS = ("a", "b")
+"""Agent "a" plays seat 0 (side A), "b" seat 1."""
+
+
+class DuelAEC(AECEnv):
+    """A duel of `system` between two PettingZoo agents; `variant` as for `gym.make`
+    (scenario, fighters, options...). `render_mode="ansi"` narrates it."""
+
+    metadata = {"render_modes": ["ansi"], "is_parallelizable": False, "render_fps": 4}
+
+    def __init__(self, system: str, render_mode: str | None = None, **variant: Any) -> None:
+        super().__init__()
+        info = system_of(system)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.ruleset = info.ruleset(**variant)
+        self.metadata = {
+            **self.metadata,
+            "name": f"duelo_{info.name.lower()}_v{info.ruleset.version}",
+        }
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        actions = len(self.ruleset.actions)
+        space = spaces.Dict(
+            {
+                "observation": flat_space(self.ruleset.observation_spec),
+                "action_mask": spaces.Box(0, 1, shape=(actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(AGENTS, space)
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in AGENTS}
+        self._seeds = np.random.default_rng()
+        self.state: Any = None
+        self.dice: GeneratorDice | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        for _ in range(MAX_DEALS):  # a duel over before anyone decides is dealt again
+            self.dice = GeneratorDice(int(self._seeds.integers(2**63)))
+            self.state = self.ruleset.new_duel(self.dice)
+            if self.ruleset.to_act(self.state) is not None:
+                break
+        else:
+            raise RuntimeError(f"{self.ruleset.system}: {MAX_DEALS} duels ended before a decision")
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
+        self.agent_selection = AGENTS[self.ruleset.to_act(self.state)]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = AGENTS.index(agent)
+        mask = self.ruleset.legal_actions(self.state, seat)
+        return {
+            "observation": self.ruleset.observe(self.state, seat),
+            "action_mask": mask.astype(np.int8),
+        }
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = AGENTS.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        check_legal(self.ruleset, self.state, seat, int(action))  # type: ignore[arg-type]
+        self.ruleset.apply(self.state, seat, int(action), self.dice)  # type: ignore[arg-type]
+        outcome = self.state.result
+        if outcome is None:
+            self.agent_selection = AGENTS[self.ruleset.to_act(self.state)]
+        else:
+            for each, name in enumerate(AGENTS):
+                self.rewards[name] = outcome.reward(each)
+                self.terminations[name] = not outcome.truncated
+                self.truncations[name] = outcome.truncated
+                winner = DRAW if outcome.winner is None else outcome.winner
+                self.infos[name] = {"outcome": outcome.reason, "winner": winner}
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return "\n".join(event.text for event in self.state.log) + "\n"
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(system: str, render_mode: str | None = None, **variant: Any) -> AECEnv:
+    """The AEC env of `system` (an id of `duelo systems`), guarded by PettingZoo's
+    `OrderEnforcingWrapper` (no step before reset)."""
+    return wrappers.OrderEnforcingWrapper(DuelAEC(system, render_mode, **variant))

@@ -1,0 +1,76 @@
+"""PettingZoo: every system's AEC env passes PettingZoo's own API and seed tests."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from duelo.envs import pettingzoo as duelo_pz  # noqa: E402
+from duelo.envs.core.ruleset import IllegalActionError  # noqa: E402
+from duelo.envs.systems import SYSTEMS  # noqa: E402
+
+VARIANTS = [(name, {}) for name in SYSTEMS] + [
+    ("esgrima_duel", {"options": {"duel_variant": "faithful"}}),
+    ("dunwich", {"scenario": "crossfire"}),
+    ("vampiro", {"fighters": ("brujah", "brujah"), "options": {"fixed_initiative": True}}),
+]
+IDS = [f"{name}-{i}" for i, (name, _) in enumerate(VARIANTS)]
+
+
+# The issue's agent names ("a", "b") and PettingZoo classic's observation, a Dict of the
+# vector and its mask, are what api_test only advises against.
+ADVICE = [
+    "ignore:We recommend agents to be named:UserWarning",
+    "ignore:Observation space for each agent probably should be:UserWarning",
+    "ignore:Observation is not a NumPy array:UserWarning",
+]
+
+
+@pytest.mark.parametrize(("system", "variant"), VARIANTS, ids=IDS)
+@pytest.mark.filterwarnings(*ADVICE)
+def test_api_test(system: str, variant: dict) -> None:
+    api_test(duelo_pz.env(system, **variant), num_cycles=300)
+
+
+@pytest.mark.parametrize(("system", "variant"), VARIANTS, ids=IDS)
+def test_seed_test(system: str, variant: dict) -> None:
+    seed_test(lambda: duelo_pz.env(system, **variant), num_cycles=300)
+
+
+@pytest.mark.parametrize("system", list(SYSTEMS))
+def test_a_whole_duel_is_zero_sum_and_narrated(system: str) -> None:
+    env = duelo_pz.env(system, render_mode="ansi")
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            assert "outcome" in info
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(rng.choice(legal)))
+    assert totals["a"] + totals["b"] == 0
+    assert "Duel over" in env.render()
+
+
+def test_an_illegal_action_is_named() -> None:
+    env = duelo_pz.env("infierno")
+    env.reset(seed=0)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError, match=f"action {illegal} "):
+        env.step(illegal)
+
+
+def test_unknown_systems_and_render_modes_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown system 'chess'"):
+        duelo_pz.env("chess")
+    with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
+        duelo_pz.env("dunwich", render_mode="human")
