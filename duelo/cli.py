@@ -132,6 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     export.add_argument(
         "--best", action="store_true", help="the best-evaluated brain of the run, not the last"
     )
+    onnx = commands.add_parser("onnx", help="write a brain as one ONNX file (extra: onnx)")
+    onnx.add_argument("brain", help="a brain folder, or a shipped brain's name")
+    onnx.add_argument("--out", type=Path, required=True, help="e.g. infierno.onnx")
     bench = commands.add_parser("bench", help="speed against references timed in the same run")
     bench.add_argument("--quick", action="store_true", help="tiny measurements (CI smoke run)")
     bench.add_argument("--out", type=Path, help="also write the figures as JSON here")
@@ -151,6 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from duelo.training.train import export_run
 
                 print(f"wrote {export_run(args.run, args.out, best=args.best)}")
+        elif args.command == "onnx":
+            write_onnx(args.brain, args.out)
         else:
             from duelo.benchmarks.suite import render_table, run_benchmarks
 
@@ -189,6 +194,16 @@ def train_extra(command: str) -> Iterator[None]:
 
 
 TRAIN_MODULES = ("stable_baselines3", "sb3_contrib", "torch")
+
+
+def write_onnx(brain: str, out: Path) -> None:
+    try:
+        from duelo.agents.onnx_export import export_onnx
+    except ModuleNotFoundError as error:
+        if error.name != "onnx":
+            raise
+        raise ValueError("duelo onnx needs the onnx extra: pip install 'duelo[onnx]'") from None
+    print(f"wrote {export_onnx(brain, out)}")
 
 
 def run_training(args: argparse.Namespace) -> None:
