@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 import yaml
 
 from duelo.agents.brain import shipped_brains
+from duelo.agents.encode import entries
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.runner import play_duel
 from duelo.evaluation.report import build_report, plots_available, render, write_outputs
@@ -74,8 +75,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     cores = os.cpu_count() or 1
     parser = Parser(prog="duelo", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser(
+    systems = commands.add_parser(
         "systems", help="list the combat systems, env ids, actions, observations and options"
+    )
+    systems.add_argument(
+        "--json", action="store_true", help="as JSON, every observation entry named"
     )
     duel = commands.add_parser("duel", help="print one narrated duel, every die shown")
     duel.add_argument("system", choices=sorted(SYSTEMS))
@@ -140,7 +144,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--out", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
     try:
-        if args.command == "systems":
+        if args.command == "systems" and args.json:
+            print(json.dumps(systems_json(), indent=2))
+        elif args.command == "systems":
             print_systems()
         elif args.command == "duel":
             variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
@@ -253,6 +259,27 @@ def print_systems() -> None:
         for line in ruleset.observation_spec.markdown_table().splitlines():
             print(f"    {line}")
         print()
+
+
+def systems_json() -> list[dict[str, Any]]:
+    """Every system for other programs: its ids, scenarios, options, actions and every
+    entry of its flat observation by name (`duelo.agents.entries`)."""
+    out = []
+    for info in SYSTEMS.values():
+        ruleset = info.ruleset()
+        out.append(
+            {
+                "id": info.id,
+                "game": info.game,
+                "env_ids": list(info.env_ids),
+                "scenarios": list(info.scenarios),
+                "policies": policy_names(info.id),
+                "options": info.option_lines(),
+                "actions": [{"id": a.value, "name": a.name} for a in ruleset.actions],
+                "observation": entries(info.id),
+            }
+        )
+    return out
 
 
 def print_duel(name: str, policy_a: str, policy_b: str, seed: int, variant: dict[str, Any]) -> None:
