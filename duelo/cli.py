@@ -26,6 +26,7 @@ from duelo.evaluation.tournament import (
     canonical_policies,
     run_tournament,
 )
+from duelo.play import LeftTheTable, play
 from duelo.registration import SYSTEMS, system
 
 
@@ -88,6 +89,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     duel.add_argument("--seed", type=bounded_int(0, 2**63 - 1), default=0)
     duel.add_argument("--scenario", help="the system's scenario (default: its first)")
     duel.add_argument("--fighters", nargs=2, metavar=("A", "B"), help="character ids")
+    table = commands.add_parser("play", help="play a duel against an NPC at the terminal")
+    table.add_argument("system", choices=sorted(SYSTEMS))
+    table.add_argument("--vs", default="expert", help="the NPC's policy (default: expert)")
+    table.add_argument("--side", choices=("A", "B"), default="A", help="the side you play")
+    table.add_argument("--seed", type=bounded_int(0, 2**63 - 1), default=0)
+    table.add_argument("--scenario", help="the system's scenario (default: its first)")
+    table.add_argument("--fighters", nargs=2, metavar=("A", "B"), help="character ids")
     tournament = commands.add_parser(
         "tournament", help="round-robin of policies with Wilson intervals and Elo ratings"
     )
@@ -113,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tournament.add_argument("--scenario", help="a scenario of the system (default: its first)")
     tournament.add_argument("--move-time-limit", type=seconds, default=1.0, help="seconds")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar")
-    for command in (duel, tournament):
+    for command in (duel, table, tournament):
         command.add_argument(
             "--option",
             type=option,
@@ -151,6 +159,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "duel":
             variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
             print_duel(args.system, args.a, args.b, args.seed, variant)
+        elif args.command == "play":
+            variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
+            seat = "AB".index(args.side)
+            try:
+                play(args.system, args.vs, args.seed, seat, variant, sys.stdin, sys.stdout)
+            except LeftTheTable:
+                print("\nYou left the table.")
         elif args.command == "tournament":
             run_tournaments(args)
         elif args.command == "train":

@@ -1,0 +1,108 @@
+"""`duelo play`: a person against an NPC at the terminal.
+
+The duel is narrated as it happens, every die shown. At each of the person's
+decisions the observation is written out in words (each key's meaning and its
+entries), then the legal actions, numbered; an answer is a number or an action's
+name. A bad answer asks again; the end of the input, or Ctrl-C, leaves the table.
+The NPC sees what it would in a tournament, and forfeits as it would there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+import numpy as np
+
+from duelo.agents.registry import make_policy
+from duelo.envs.core.record import Outcome
+from duelo.envs.core.referee import PolicyFault, ask
+from duelo.envs.core.runner import duel_streams
+from duelo.envs.systems import system as system_of
+
+
+class LeftTheTable(Exception):
+    """The person's input ended before the duel did."""
+
+
+def play(
+    system: str,
+    opponent: str,
+    seed: int,
+    seat: int,
+    variant: dict[str, Any],
+    answers: TextIO,
+    out: TextIO,
+) -> Outcome:
+    """Play one duel: the person (reading `answers`) at `seat`, `opponent` at the other."""
+    ruleset = system_of(system).ruleset(**variant)
+    npc = make_policy(opponent, system)
+    dice, rngs = duel_streams(seed)
+    state = ruleset.new_duel(dice)
+    spec = ruleset.observation_spec
+    told = 0
+    lines = iter(answers)
+    print(f"You are side {'AB'[seat]}; {npc.name} plays side {'AB'[1 - seat]}.", file=out)
+    while (to_act := ruleset.to_act(state)) is not None:
+        told = _narrate(state, told, out)
+        mask = ruleset.legal_actions(state, to_act)
+        flat = ruleset.observe(state, to_act)
+        if to_act == seat:
+            _describe(spec, flat, out)
+            action = _choose(ruleset.actions, mask, lines, out)
+        else:
+            try:
+                action = ask(npc, spec.view(flat), mask, rngs[to_act])
+            except PolicyFault as fault:
+                state.finish(Outcome(seat, f"{npc.name} forfeits: its policy {fault}"))
+                break
+        ruleset.apply(state, to_act, action, dice)
+    _narrate(state, told, out)
+    outcome = state.result
+    verdict = (
+        "a draw" if outcome.winner is None else "you win" if outcome.winner == seat else "you lose"
+    )
+    print(f"Result: {verdict} ({outcome.reason})", file=out)
+    return outcome
+
+
+def _narrate(state: Any, told: int, out: TextIO) -> int:
+    for event in state.log[told:]:
+        print(f"  {event.text}", file=out)
+    return len(state.log)
+
+
+def _describe(spec: Any, flat: np.ndarray, out: TextIO) -> None:
+    """What the person may see now, key by key, in words: a key of several entries lists
+    those that are not 0 (flags and one-hots are mostly 0)."""
+    print("What you see:", file=out)
+    for key in spec.keys:
+        values = flat[spec.slice_of(key.name)]
+        if key.fields:
+            pairs = zip(key.fields, values, strict=True)
+            shown = ", ".join(f"{n} {v:g}" for n, v in pairs if v) or "none"
+        else:
+            shown = f"{values[0]:g}"
+        print(f"  {key.name} ({key.meaning}): {shown}", file=out)
+
+
+def _choose(actions: Any, mask: np.ndarray, lines: Iterator[str], out: TextIO) -> int:
+    """The person's action: its number in the list or its name; asked again until legal."""
+    legal = [int(a) for a in np.flatnonzero(mask)]
+    print("Your move:", file=out)
+    for number, action in enumerate(legal, start=1):
+        print(f"  {number}) {actions(action).name}", file=out)
+    while True:
+        print("> ", end="", file=out, flush=True)
+        answer = next(lines, None)
+        if answer is None:
+            raise LeftTheTable
+        answer = answer.strip()
+        by_name = {actions(a).name.lower(): a for a in legal}
+        chosen = by_name.get(answer.lower())
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            chosen = legal[int(answer) - 1]
+        if chosen is not None:
+            print(f"you: {actions(chosen).name}", file=out)
+            return chosen
+        print(f"  {answer!r} is not one of 1..{len(legal)} or a legal action's name", file=out)
