@@ -124,6 +124,19 @@ class NumpyBrain:
             raise BrainError(f"brain {self.name}: the action mask allows no action")
         return best
 
+    def explain(
+        self, observation: Mapping[str, np.ndarray] | np.ndarray, action_mask: np.ndarray
+    ) -> str:
+        """Its three likeliest legal actions and their probabilities under the policy's
+        softmax over the legal logits (`duelo duel --explain`)."""
+        logits = self.logits(self._flat(observation)).astype(np.float64)
+        legal = np.flatnonzero(np.asarray(action_mask, dtype=bool))
+        weights = np.exp(logits[legal] - logits[legal].max())
+        chances = weights / weights.sum()
+        names = self.manifest["actions"]
+        best = np.argsort(-chances, kind="stable")[:3]
+        return "probabilities: " + ", ".join(f"{names[legal[i]]} {chances[i]:.2f}" for i in best)
+
     def _flat(self, observation: Mapping[str, np.ndarray] | np.ndarray) -> np.ndarray:
         """The flat observation vector, checked against the spec (shape and a real dtype)."""
         expected = (

@@ -132,6 +132,13 @@ def _read(observation: Mapping[str, np.ndarray]) -> FieldReader:
     return OBSERVATION_SPEC.read(observation)
 
 
+def _incoming(read: FieldReader) -> tuple[Maneuver, int]:
+    """The declared maneuver to react to, and the PV it commits."""
+    maneuvers = (Maneuver.DANAR, Maneuver.DESPLAZAR, Maneuver.INCAPACITAR)
+    incoming = next(m for m in maneuvers if read("incoming", m.name.lower()))
+    return incoming, int(read("incoming", "pv"))
+
+
 def _phase(read: FieldReader) -> str:
     return next(name for name in ("plan", "act", "react") if read("phase", name))
 
@@ -245,12 +252,7 @@ class ExpertBrawler:
         me, them = Side.of(read, "self"), Side.of(read, "opponent")
         phase = _phase(read)
         if phase == "react":
-            incoming = next(
-                m
-                for m in (Maneuver.DANAR, Maneuver.DESPLAZAR, Maneuver.INCAPACITAR)
-                if read("incoming", m.name.lower())
-            )
-            their_pv = int(read("incoming", "pv"))
+            incoming, their_pv = _incoming(read)
             legal = [a for a in REACTIONS if action_mask[a]]
             return int(
                 max(
@@ -286,6 +288,20 @@ class ExpertBrawler:
 
     @staticmethod
     def _turn(mask: np.ndarray, me: Side, them: Side, distance: float) -> int:
+        values = ExpertBrawler._turn_values(mask, me, them, distance)
+        if values and max(values.values()) > 0:
+            return int(max(values, key=values.__getitem__))
+        if me.ranged_dice and distance <= SHOT_M:
+            return first_legal(mask, [A.SPRINT, A.RETREAT])
+        if best_attack(me, them) >= best_attack(them, me) and mask[A.ADVANCE]:
+            return int(A.ADVANCE)
+        if values:
+            return int(max(values, key=values.__getitem__))
+        return first_legal(mask, [A.RETREAT])
+
+    @staticmethod
+    def _turn_values(mask: np.ndarray, me: Side, them: Side, distance: float) -> dict[int, float]:
+        """Each legal maneuver's and shot's value in expected Incapacitation boxes."""
         values: dict[int, float] = {}
         for action, maneuver in ATTACKS.items():
             if mask[action] and action != A.POSITION_DANAR:
@@ -300,15 +316,29 @@ class ExpertBrawler:
             for action, after in ((A.SHOOT, distance), (A.RETREAT_SHOOT, distance + back)):
                 threat = best_attack(them, me) if their_turn and after < MOVE_M else 0.0
                 values[action] = shot - threat
-        if values and max(values.values()) > 0:
-            return int(max(values, key=values.__getitem__))
-        if me.ranged_dice and distance <= SHOT_M:
-            return first_legal(mask, [A.SPRINT, A.RETREAT])
-        if best_attack(me, them) >= best_attack(them, me) and mask[A.ADVANCE]:
-            return int(A.ADVANCE)
-        if values:
-            return int(max(values, key=values.__getitem__))
-        return first_legal(mask, [A.RETREAT])
+        return values
+
+    def explain(self, observation: Mapping[str, np.ndarray], action_mask: np.ndarray) -> str:
+        """The values it weighed at an Initiative Turn or a reaction (`duelo duel
+        --explain`), best first, in expected Incapacitation boxes."""
+        read = _read(observation)
+        me, them = Side.of(read, "self"), Side.of(read, "opponent")
+        phase = _phase(read)
+        if phase == "act":
+            values = self._turn_values(action_mask, me, them, float(read("range")))
+        elif phase == "react":
+            incoming, their_pv = _incoming(read)
+            values = {
+                a: -pairing_value(them, incoming, their_pv, me, m, int(a in WITH_PV))
+                for a, m in REACTIONS.items()
+                if action_mask[a]
+            }
+        else:
+            return ""
+        best = sorted(values.items(), key=lambda item: -item[1])[:3]
+        return "value in Incapacitation boxes: " + ", ".join(
+            f"{A(a).name} {v:+.2f}" for a, v in best
+        )
 
 
 def _position_value(me: Side, them: Side) -> float:

@@ -267,6 +267,19 @@ class ExpertKindred:
             parry = [A.ABORT_BLOCK_ROLL] if me.melee_weapon else []
             return first_legal(action_mask, [*spend, *parry, A.ABORT_DODGE_ROLL])
         threat = them.threat(me, distance, None)
+        values = self._plan_values(action_mask, me, them, distance)
+        if action_mask[A.HEAL] and me.hp <= 3 and threat == 0:
+            return int(A.HEAL)
+        if values:
+            return int(max(values, key=values.__getitem__))
+        return first_legal(action_mask, [A.RELOAD, A.CLOSE, A.AIM, A.DODGE])
+
+    @staticmethod
+    def _plan_values(
+        action_mask: np.ndarray, me: Side, them: Side, distance: float
+    ) -> dict[int, float]:
+        """Each legal attack plan's expected health levels dealt less those taken back."""
+        threat = them.threat(me, distance, None)
         values: dict[int, float] = {}
         for plan in (A.SHOOT_TWICE, A.SHOOT, A.WEAPON_STRIKE, A.KICK, A.STRIKE, A.CLINCH, A.BITE):
             if action_mask[plan]:
@@ -284,11 +297,19 @@ class ExpertKindred:
             move = A.WEAPON_STRIKE if me.melee_weapon else A.STRIKE
             dealt = me.strike(them, move, 2, distance, None)
             values[A.DOUBLE_ATTACK] = dealt + me.strike(them, move, 3, distance, None) - threat
-        if action_mask[A.HEAL] and me.hp <= 3 and threat == 0:
-            return int(A.HEAL)
-        if values:
-            return int(max(values, key=values.__getitem__))
-        return first_legal(action_mask, [A.RELOAD, A.CLOSE, A.AIM, A.DODGE])
+        return values
+
+    def explain(self, observation: Mapping[str, np.ndarray], action_mask: np.ndarray) -> str:
+        """The plans it weighed at a declaration (`duelo duel --explain`), best first."""
+        read = _read(observation)
+        if _phase(read) not in ("declare", "delayed"):
+            return ""
+        me, them = Side.of(read, "self"), Side.of(read, "opponent")
+        values = self._plan_values(action_mask, me, them, float(read("range")))
+        best = sorted(values.items(), key=lambda item: -item[1])[:3]
+        return "health levels dealt less taken: " + ", ".join(
+            f"{A(a).name} {v:+.2f}" for a, v in best
+        )
 
     @staticmethod
     def _modifiers(read: FieldReader, mask: np.ndarray) -> int:

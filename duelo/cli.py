@@ -89,6 +89,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     duel.add_argument("--seed", type=bounded_int(0, 2**63 - 1), default=0)
     duel.add_argument("--scenario", help="the system's scenario (default: its first)")
     duel.add_argument("--fighters", nargs=2, metavar=("A", "B"), help="character ids")
+    duel.add_argument(
+        "--explain",
+        action="store_true",
+        help="under each decision, what the deciding policy weighed (brains and experts)",
+    )
     table = commands.add_parser("play", help="play a duel against an NPC at the terminal")
     table.add_argument("system", choices=sorted(SYSTEMS))
     table.add_argument("--vs", default="expert", help="the NPC's policy (default: expert)")
@@ -158,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print_systems()
         elif args.command == "duel":
             variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
-            print_duel(args.system, args.a, args.b, args.seed, variant)
+            print_duel(args.system, args.a, args.b, args.seed, variant, args.explain)
         elif args.command == "play":
             variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
             seat = "AB".index(args.side)
@@ -297,13 +302,37 @@ def systems_json() -> list[dict[str, Any]]:
     return out
 
 
-def print_duel(name: str, policy_a: str, policy_b: str, seed: int, variant: dict[str, Any]) -> None:
+def print_duel(
+    name: str,
+    policy_a: str,
+    policy_b: str,
+    seed: int,
+    variant: dict[str, Any],
+    explain: bool = False,
+) -> None:
+    """One narrated duel; with `explain`, the narration comes as it happens and, under
+    each decision of a policy that can say so (`explain(observation, mask)`: brains and
+    the experts that weigh values), what it weighed."""
     ruleset = system(name).ruleset(**variant)
     policies = (make_policy(policy_a, name), make_policy(policy_b, name))
     print(f"Side A: {policies[0].name} ({policy_a}); side B: {policies[1].name} ({policy_b})")
-    result = play_duel(ruleset, policies, seed)
-    for event in result.state.log:
-        print(event.text)
+    told = 0
+
+    def narrate(state: Any) -> None:
+        nonlocal told
+        for event in state.log[told:]:
+            print(event.text)
+        told = len(state.log)
+
+    def watch(state: Any, seat: int, observation: Any, mask: Any) -> None:
+        narrate(state)
+        reasons = getattr(policies[seat], "explain", None)
+        why = reasons(observation, mask) if reasons is not None else ""
+        if why:
+            print(f"    [{policies[seat].name}, side {'AB'[seat]}: {why}]")
+
+    result = play_duel(ruleset, policies, seed, watch=watch if explain else None)
+    narrate(result.state)
     outcome = result.outcome
     winner = "draw" if outcome.winner is None else f"side {'AB'[outcome.winner]} wins"
     print(f"Result: {winner} ({outcome.reason}) after {result.decisions} decisions")

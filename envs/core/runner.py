@@ -12,6 +12,7 @@ per-move time limit forfeits the duel, and the outcome says why.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,19 +49,26 @@ def duel_streams(
     )
 
 
+Watch = Callable[[Any, int, Mapping[str, np.ndarray], np.ndarray], None]
+"""Called before each decision with the state, the seat, its observation and its mask."""
+
+
 def play_duel(
     ruleset: Ruleset[Any],
     policies: tuple[Policy, Policy],
     seed: int,
     move_time_limit: float | None = None,
+    watch: Watch | None = None,
 ) -> DuelResult:
-    """Play a whole duel; `policies[s]` plays seat s."""
+    """Play a whole duel; `policies[s]` plays seat s; `watch` sees each decision coming."""
     dice, rngs = duel_streams(seed)
     state = ruleset.new_duel(dice)
     decisions = 0
     while (seat := ruleset.to_act(state)) is not None:
         mask = ruleset.legal_actions(state, seat)
         observation = ruleset.observation_spec.view(ruleset.observe(state, seat))
+        if watch is not None:
+            watch(state, seat, observation, mask.copy())
         try:
             action = ask(policies[seat], observation, mask, rngs[seat], move_time_limit)
         except PolicyFault as fault:  # a broken policy loses the duel, not the tournament

@@ -1,0 +1,44 @@
+"""`duelo duel --explain`: what a brain or an expert weighed, under each of its decisions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from duelo.agents import load_brain
+from duelo.cli import main
+from duelo.envs.core.dice import GeneratorDice
+from duelo.envs.systems import SYSTEMS
+
+
+def test_a_brain_explains_with_the_probabilities_of_its_choice() -> None:
+    ruleset = SYSTEMS["vampiro"].ruleset()
+    state = ruleset.new_duel(GeneratorDice(0))
+    seat = ruleset.to_act(state)
+    flat, mask = ruleset.observe(state, seat), ruleset.legal_actions(state, seat)
+    brain = load_brain("vampiro")
+    chosen = brain.act(flat, mask, np.random.default_rng(0))
+    why = brain.explain(flat, mask)
+    first = why.removeprefix("probabilities: ").split(", ")[0]
+    assert first.split()[0] == ruleset.actions(chosen).name
+    shares = [float(part.split()[1]) for part in why.removeprefix("probabilities: ").split(", ")]
+    assert 0 < sum(shares) <= 1.0 + 1e-9 and shares == sorted(shares, reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("system", "a", "b", "said"),
+    [
+        ("dunwich", "brain:dunwich", "expert", "value in Incapacitation boxes:"),
+        ("vampiro", "expert", "brain:vampiro", "health levels dealt less taken:"),
+    ],
+)
+def test_the_duel_command_explains(
+    system: str, a: str, b: str, said: str, capsys: pytest.CaptureFixture
+) -> None:
+    assert main(["duel", system, "--a", a, "--b", b, "--seed", "2", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "probabilities: " in out and said in out and "Result: " in out
+    assert main(["duel", system, "--a", a, "--b", b, "--seed", "2"]) == 0
+    plain = capsys.readouterr().out
+    assert "probabilities" not in plain
+    assert [line for line in out.splitlines() if not line.startswith("    [")] == plain.splitlines()
