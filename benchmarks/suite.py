@@ -35,6 +35,8 @@ import numpy as np
 import duelo  # noqa: F401  (registers the env ids)
 from duelo.agents.brain import load_brain, shipped_brains
 from duelo.agents.registry import make_policy
+from duelo.benchmarks.serve import render as render_serve
+from duelo.benchmarks.serve import serve_latency
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.spaces import flat_space
 from duelo.envs.systems import SYSTEMS
@@ -291,6 +293,7 @@ def run_benchmarks(quick: bool = False) -> dict[str, Any]:
             )
         figures["training"] = training
         results["systems"][name] = figures
+    results["serve"] = serve_latency(200 if quick else 2000)
     results["reference"] = {
         "env_id": REFERENCE_ENV,
         "step_us": statistics.median(reference_steps) * 1e6,
@@ -378,6 +381,7 @@ def render_table(results: dict[str, Any]) -> str:
                     _target("env_share", training["env_share"], "env {:.0%}"),
                 )
             )
+    rows += render_serve(results.get("serve"))
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
     return (
         "\n".join(

@@ -16,7 +16,6 @@ from typing import Any, NoReturn
 import yaml
 
 from duelo.agents.brain import shipped_brains
-from duelo.agents.encode import entries
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.runner import play_duel
 from duelo.evaluation.report import build_report, plots_available, render, write_outputs
@@ -27,7 +26,7 @@ from duelo.evaluation.tournament import (
     run_tournament,
 )
 from duelo.play import LeftTheTable, play
-from duelo.registration import SYSTEMS, system
+from duelo.registration import SYSTEMS, describe_systems, system
 
 
 class Parser(argparse.ArgumentParser):
@@ -149,6 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     export.add_argument(
         "--best", action="store_true", help="the best-evaluated brain of the run, not the last"
     )
+    serve = commands.add_parser("serve", help="brains behind a local HTTP API (extra: serve)")
+    serve.add_argument(
+        "--brain", nargs="+", default=[], help="brains to load: shipped names or folders"
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="default: loopback only")
+    serve.add_argument("--port", type=bounded_int(1, 65535), default=8000)
     onnx = commands.add_parser("onnx", help="write a brain as one ONNX file (extra: onnx)")
     onnx.add_argument("brain", help="a brain folder, or a shipped brain's name")
     onnx.add_argument("--out", type=Path, required=True, help="e.g. infierno.onnx")
@@ -158,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "systems" and args.json:
-            print(json.dumps(systems_json(), indent=2))
+            print(json.dumps(describe_systems(), indent=2))
         elif args.command == "systems":
             print_systems()
         elif args.command == "duel":
@@ -180,6 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from duelo.training.train import export_run
 
                 print(f"wrote {export_run(args.run, args.out, best=args.best)}")
+        elif args.command == "serve":
+            run_server(args.brain, args.host, args.port)
         elif args.command == "onnx":
             write_onnx(args.brain, args.out)
         else:
@@ -220,6 +227,18 @@ def train_extra(command: str) -> Iterator[None]:
 
 
 TRAIN_MODULES = ("stable_baselines3", "sb3_contrib", "torch")
+
+
+def run_server(brains: list[str], host: str, port: int) -> None:
+    try:
+        import uvicorn
+
+        from duelo.serve import create_app
+    except ModuleNotFoundError as error:
+        if error.name not in ("fastapi", "uvicorn", "pydantic"):
+            raise
+        raise ValueError("duelo serve needs the serve extra: pip install 'duelo[serve]'") from None
+    uvicorn.run(create_app(brains), host=host, port=port)
 
 
 def write_onnx(brain: str, out: Path) -> None:
@@ -279,27 +298,6 @@ def print_systems() -> None:
         for line in ruleset.observation_spec.markdown_table().splitlines():
             print(f"    {line}")
         print()
-
-
-def systems_json() -> list[dict[str, Any]]:
-    """Every system for other programs: its ids, scenarios, options, actions and every
-    entry of its flat observation by name (`duelo.agents.entries`)."""
-    out = []
-    for info in SYSTEMS.values():
-        ruleset = info.ruleset()
-        out.append(
-            {
-                "id": info.id,
-                "game": info.game,
-                "env_ids": list(info.env_ids),
-                "scenarios": list(info.scenarios),
-                "policies": policy_names(info.id),
-                "options": info.option_lines(),
-                "actions": [{"id": a.value, "name": a.name} for a in ruleset.actions],
-                "observation": entries(info.id),
-            }
-        )
-    return out
 
 
 def print_duel(

@@ -11,12 +11,13 @@ from typing import Any
 
 import gymnasium as gym
 
-from duelo.agents.registry import make_policy
+from duelo.agents.encode import entries
+from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.policy import Policy
 from duelo.envs.systems import SYSTEMS, System, system
 
-__all__ = ["SYSTEMS", "System", "make_env", "register_envs", "system"]
+__all__ = ["SYSTEMS", "System", "describe_systems", "make_env", "register_envs", "system"]
 
 MAX_EPISODE_STEPS = 100_000
 """Gymnasium's `TimeLimit` on every id: a safety net no legal duel comes near (the round
@@ -55,3 +56,24 @@ def register_envs() -> None:
                     },
                     max_episode_steps=MAX_EPISODE_STEPS,
                 )
+
+
+def describe_systems() -> list[dict[str, Any]]:
+    """Every system for other programs: its ids, scenarios, options, actions and every
+    entry of its flat observation by name (`duelo.agents.entries`)."""
+    out = []
+    for info in SYSTEMS.values():
+        ruleset = info.ruleset()
+        out.append(
+            {
+                "id": info.id,
+                "game": info.game,
+                "env_ids": list(info.env_ids),
+                "scenarios": list(info.scenarios),
+                "policies": policy_names(info.id),
+                "options": info.option_lines(),
+                "actions": [{"id": a.value, "name": a.name} for a in ruleset.actions],
+                "observation": entries(info.id),
+            }
+        )
+    return out

@@ -39,6 +39,13 @@ def test_quick_bench_reports_every_figure(
         assert 0 < figures["training"]["env_share"] < 1
         assert figures["training"]["ratio_to_reference"] > 0
     assert set(results["targets"]) == set(TARGETS)
+    try:
+        import fastapi  # noqa: F401
+    except ImportError:
+        assert results["serve"] is None
+    else:  # the loopback latency of duelo serve's /act
+        serve = results["serve"]
+        assert 0 < serve["p50_us"] <= serve["p99_us"] and serve["in_process_us"] > 0
     table = capsys.readouterr().out
     assert "CartPole-v1 step" in table and "MaskablePPO frames/s" in table
     verdicts = [line for line in table.splitlines() if " met (" in line or " missed (" in line]

@@ -1,0 +1,227 @@
+"""`duelo serve`: NPC brains behind a local HTTP API, for tools in any language.
+
+Routes: `GET /systems` (every system, its actions and every observation entry by
+name), `GET /brains` (the brains loaded), `POST /v1/{system}/act` (a loaded brain's
+action for a flat observation and mask, or for a situation written with entry names)
+and `POST /v1/{system}/duel` (a seeded duel between two named policies, its narration
+as JSON). Brains are loaded at startup only, from the command line, never from a
+path a request names; a duel's policies are the system's scripted NPCs and the loaded
+brains. Request bodies over `MAX_BODY` bytes are refused (413); unknown fields and
+out-of-bound values are refused (422) with the field named. FastAPI serves the
+OpenAPI spec at `/openapi.json`. Needs the `serve` extra.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import numpy as np
+from fastapi import FastAPI, HTTPException, Path
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+import duelo
+from duelo.agents.brain import NumpyBrain, load_brain
+from duelo.agents.encode import encode
+from duelo.agents.registry import make_policy, policy_names
+from duelo.envs.core.runner import play_duel
+from duelo.registration import SYSTEMS, describe_systems
+
+MAX_BODY = 64 * 1024
+"""Bytes a request body may hold (a flat observation is a few hundred numbers)."""
+MAX_SEED = 2**63 - 1
+MOVE_TIME_LIMIT = 1.0
+"""Seconds a policy of a served duel may think per move (it forfeits past that)."""
+
+SystemId = Annotated[str, Path(pattern=r"^[a-z_]{1,40}$")]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ActRequest(Strict):
+    """A flat `observation` with its `action_mask`, or a `situation` by entry names."""
+
+    brain: str = Field(max_length=100)
+    observation: list[float] | None = Field(default=None, max_length=4096)
+    action_mask: list[bool] = Field(max_length=512)
+    situation: dict[str, float] | None = Field(default=None, max_length=4096)
+
+    @field_validator("observation")
+    @classmethod
+    def finite(cls, values: list[float] | None) -> list[float] | None:
+        if values is not None and not all(math.isfinite(v) for v in values):
+            raise ValueError("observation entries must be finite numbers")
+        return values
+
+
+class Choice(BaseModel):
+    id: int
+    name: str
+    probability: float
+
+
+class ActResponse(BaseModel):
+    action: int
+    name: str
+    legal: list[Choice]
+
+
+class DuelRequest(Strict):
+    a: str = Field(max_length=120, description="policy of side A: an NPC or a loaded brain")
+    b: str = Field(max_length=120, description="policy of side B")
+    seed: int = Field(default=0, ge=0, le=MAX_SEED)
+    scenario: str | None = Field(default=None, max_length=60)
+
+
+class Event(BaseModel):
+    round: int
+    seat: int | None
+    text: str
+
+
+class DuelResponse(BaseModel):
+    winner: str
+    reason: str
+    decisions: int
+    events: list[Event]
+
+
+class BodyLimit:
+    """ASGI middleware: reads a request's body up to `limit` bytes before the app sees
+    it, and answers 413 past that (whatever the Content-Length header claims)."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        body, more = b"", True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                await JSONResponse({"detail": f"body over {self.limit} bytes"}, 413)(
+                    scope, receive, send
+                )
+                return
+        sent = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+def create_app(brains: Sequence[str] = ()) -> FastAPI:
+    """The API over the brains named (shipped names or folders), loaded now."""
+    loaded: dict[str, NumpyBrain] = {}
+    for reference in brains:
+        brain = load_brain(reference)
+        loaded[brain.manifest["name"]] = brain
+    app = FastAPI(title="duelo", version=duelo.__version__, description=__doc__)
+
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+
+    def known_system(system: str) -> None:
+        if system not in SYSTEMS:
+            raise HTTPException(404, f"unknown system {system!r}")
+
+    @app.get("/systems")
+    def systems() -> list[dict[str, Any]]:
+        return describe_systems()
+
+    @app.get("/brains")
+    def list_brains() -> list[dict[str, str]]:
+        return [
+            {"name": name, "system": b.system, "description": b.description}
+            for name, b in loaded.items()
+        ]
+
+    @app.post("/v1/{system}/act")
+    def act(system: SystemId, request: ActRequest) -> ActResponse:
+        known_system(system)
+        brain = loaded.get(request.brain)
+        if brain is None or brain.system != system:
+            raise HTTPException(422, f"brain: no loaded {system} brain named {request.brain!r}")
+        if (request.observation is None) == (request.situation is None):
+            raise HTTPException(422, "give either observation or situation, not both")
+        if request.observation is not None:
+            flat = np.asarray(request.observation, np.float32)
+            spec = brain.spec
+            if flat.shape != (spec.size,):
+                raise HTTPException(422, f"observation: {spec.size} entries expected")
+            outside = np.flatnonzero((flat < spec.low) | (flat > spec.high))
+            if outside.size:
+                name = spec.field_names()[outside[0]]
+                raise HTTPException(422, f"observation: {name} lies outside its bounds")
+        else:
+            try:
+                flat = encode(system, request.situation or {})
+            except ValueError as error:
+                raise HTTPException(422, f"situation: {error}") from None
+        mask = np.asarray(request.action_mask, bool)
+        actions = SYSTEMS[system].ruleset.actions
+        if mask.shape != (len(actions),) or not mask.any():
+            raise HTTPException(422, f"action_mask: {len(actions)} booleans, one true")
+        action = brain.act(flat, mask, np.random.default_rng(0))
+        logits = brain.logits(flat).astype(np.float64)
+        legal = np.flatnonzero(mask)
+        weights = np.exp(logits[legal] - logits[legal].max())
+        chances = weights / weights.sum()
+        return ActResponse(
+            action=action,
+            name=actions(action).name,
+            legal=[
+                Choice(id=int(a), name=actions(int(a)).name, probability=float(p))
+                for a, p in zip(legal, chances, strict=True)
+            ],
+        )
+
+    @app.post("/v1/{system}/duel")
+    def duel(system: SystemId, request: DuelRequest) -> DuelResponse:
+        known_system(system)
+        allowed = {
+            *policy_names(system),
+            *(f"brain:{n}" for n, b in loaded.items() if b.system == system),
+        }
+        allowed |= {name.split(":", 1)[1] for name in policy_names(system)}
+        for field in ("a", "b"):
+            if getattr(request, field) not in allowed:
+                raise HTTPException(
+                    422,
+                    f"{field}: not a policy of {system} here (known: {', '.join(sorted(allowed))})",
+                )
+        variant = {} if request.scenario is None else {"scenario": request.scenario}
+        try:
+            ruleset = SYSTEMS[system].ruleset(**variant)
+        except ValueError as error:
+            raise HTTPException(422, f"scenario: {error}") from None
+        policies = tuple(
+            loaded[name.removeprefix("brain:")]
+            if name.startswith("brain:")
+            else make_policy(name, system)
+            for name in (request.a, request.b)
+        )
+        result = play_duel(ruleset, policies, request.seed, MOVE_TIME_LIMIT)  # type: ignore[arg-type]
+        outcome = result.outcome
+        return DuelResponse(
+            winner="draw" if outcome.winner is None else "ab"[outcome.winner],
+            reason=outcome.reason,
+            decisions=result.decisions,
+            events=[Event(round=e.round, seat=e.seat, text=e.text) for e in result.state.log],
+        )
+
+    return app
