@@ -1,7 +1,8 @@
 """One documented settings dataclass per training run, loaded from YAML.
 
-The YAML file has rl-zoo3's shape: a top-level env id whose mapping holds the
-hyperparameters. Unknown keys are errors; the settings are saved with every run.
+The YAML file is laid out as rl-zoo3 lays out its own (a top-level env id whose
+mapping holds the settings), but its keys are duelo's: rl-zoo3 itself reads
+`configs/rl_zoo3/ppo.yml`. Unknown keys are errors; the settings are saved with every run.
 """
 
 from __future__ import annotations
@@ -151,7 +152,7 @@ class TrainSettings:
 
 
 def load_settings(path: str | Path) -> TrainSettings:
-    """Settings from an rl-zoo3-style YAML file holding one env id."""
+    """Settings from a YAML file holding one env id and its settings."""
     data = read_yaml_mapping(path)
     if len(data) != 1:
         raise ConfigError(f"{path}: expected one env id at the top level, found {list(data)}")
