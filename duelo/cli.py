@@ -17,6 +17,7 @@ import yaml
 
 from duelo.agents.brain import shipped_brains
 from duelo.agents.registry import make_policy, policy_names
+from duelo.envs.core.referee import summary
 from duelo.envs.core.runner import play_duel
 from duelo.evaluation.report import build_report, plots_available, render, write_outputs
 from duelo.evaluation.tournament import (
@@ -325,7 +326,10 @@ def print_duel(
     def watch(state: Any, seat: int, observation: Any, mask: Any) -> None:
         narrate(state)
         reasons = getattr(policies[seat], "explain", None)
-        why = reasons(observation, mask) if reasons is not None else ""
+        try:  # someone else's policy: its explanation may fail, the duel goes on
+            why = summary(str(reasons(observation, mask))) if reasons is not None else ""
+        except Exception as error:  # noqa: BLE001
+            why = summary(f"its explain raised {type(error).__name__}: {error}")
         if why:
             print(f"    [{policies[seat].name}, side {'AB'[seat]}: {why}]")
 

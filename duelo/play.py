@@ -19,6 +19,10 @@ from duelo.envs.core.record import Outcome
 from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.runner import duel_streams
 from duelo.envs.systems import system as system_of
+from duelo.evaluation.tournament import TournamentSpec
+
+MOVE_TIME_LIMIT = TournamentSpec.move_time_limit
+"""Seconds the NPC may think per move, as in a tournament; past that it forfeits."""
 
 
 class LeftTheTable(Exception):
@@ -52,7 +56,7 @@ def play(
             action = _choose(ruleset.actions, mask, lines, out)
         else:
             try:
-                action = ask(npc, spec.view(flat), mask, rngs[to_act])
+                action = ask(npc, spec.view(flat), mask, rngs[to_act], MOVE_TIME_LIMIT)
             except PolicyFault as fault:
                 state.finish(Outcome(seat, f"{npc.name} forfeits: its policy {fault}"))
                 break

@@ -27,13 +27,14 @@ from duelo.agents.brain import NumpyBrain, load_brain
 from duelo.agents.encode import encode
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.runner import play_duel
+from duelo.evaluation.tournament import TournamentSpec
 from duelo.registration import SYSTEMS, describe_systems
 
 MAX_BODY = 64 * 1024
 """Bytes a request body may hold (a flat observation is a few hundred numbers)."""
 MAX_SEED = 2**63 - 1
-MOVE_TIME_LIMIT = 1.0
-"""Seconds a policy of a served duel may think per move (it forfeits past that)."""
+MOVE_TIME_LIMIT = TournamentSpec.move_time_limit
+"""Seconds a policy of a served duel may think per move, as in a tournament."""
 
 SystemId = Annotated[str, Path(pattern=r"^[a-z_]{1,40}$")]
 

@@ -22,7 +22,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from duelo.envs.core.dice import GeneratorDice
-from duelo.envs.core.duel_env import DRAW, MAX_DEALS
+from duelo.envs.core.duel_env import DRAW, MAX_DEALS, action_number
 from duelo.envs.core.ruleset import check_legal
 from duelo.envs.core.spaces import flat_space
 from duelo.envs.systems import system as system_of
@@ -101,8 +101,9 @@ class DuelAEC(AECEnv):
             return
         seat = AGENTS.index(agent)
         self._cumulative_rewards[agent] = 0.0
-        check_legal(self.ruleset, self.state, seat, int(action))  # type: ignore[arg-type]
-        self.ruleset.apply(self.state, seat, int(action), self.dice)  # type: ignore[arg-type]
+        number = action_number(action)  # 2.7 or "3" is an error, as in the Gymnasium env
+        check_legal(self.ruleset, self.state, seat, number)
+        self.ruleset.apply(self.state, seat, number, self.dice)  # type: ignore[arg-type]
         outcome = self.state.result
         if outcome is None:
             self.agent_selection = AGENTS[self.ruleset.to_act(self.state)]

@@ -42,3 +42,22 @@ def test_the_duel_command_explains(
     plain = capsys.readouterr().out
     assert "probabilities" not in plain
     assert [line for line in out.splitlines() if not line.startswith("    [")] == plain.splitlines()
+
+
+class Mumbling:
+    """A policy of someone else's whose explanation breaks."""
+
+    name = "mumbling"
+    description = "plays the first legal action; its explain raises"
+
+    def act(self, observation: object, action_mask: np.ndarray, rng: object) -> int:
+        return int(np.flatnonzero(action_mask)[0])
+
+    def explain(self, observation: object, action_mask: np.ndarray) -> str:
+        raise RuntimeError("lost for words")
+
+
+def test_a_failing_explanation_does_not_stop_the_duel(capsys: pytest.CaptureFixture) -> None:
+    assert main(["duel", "dunwich", "--a", "tests.test_explain:Mumbling", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "its explain raised RuntimeError: lost for words" in out and "Result: " in out

@@ -74,3 +74,10 @@ def test_unknown_systems_and_render_modes_are_refused() -> None:
         duelo_pz.env("chess")
     with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
         duelo_pz.env("dunwich", render_mode="human")
+
+
+def test_a_non_integer_action_is_refused() -> None:
+    env = duelo_pz.env("liminal")
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="an action is an integer"):
+        env.step(2.7)

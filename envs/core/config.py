@@ -251,3 +251,12 @@ def known(table: Mapping[str, T], name: str, kind: str) -> T:
 def require_known(name: str, table: Mapping[str, Any], where: str, kind: str) -> None:
     """A cross-reference between config files: `name` must be an id of `table`."""
     require(name in table, where, unknown(kind, name, table))
+
+
+def require_fighters(
+    scenarios: Mapping[str, Any], characters: Mapping[str, Any], path: Path
+) -> None:
+    """Every scenario of a scenarios file names known characters as its fighters."""
+    for key, scenario in scenarios.items():
+        for i, fighter in enumerate(scenario.fighters):
+            require_known(fighter, characters, f"{path}: {key}.fighters[{i}]", "character")

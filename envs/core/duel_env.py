@@ -35,7 +35,7 @@ class UnsupportedRenderModeError(TypeError, ValueError):
     """
 
 
-def _action_number(action: Any) -> int:
+def action_number(action: Any) -> int:
     """An action of the `Discrete` space as an int: an integer, a numpy integer or a 0-d
     integer array (what agents pass); 2.7 or "3" is an error, not action 2 or 3."""
     if isinstance(action, np.ndarray) and action.shape == ():
@@ -175,7 +175,7 @@ class DuelEnv(gym.Env):
             raise RuntimeError(
                 f"step() called after the duel ended ({self.result.reason}); call reset() first"
             )
-        action = _action_number(action)
+        action = action_number(action)
         try:
             check_legal(self.ruleset, self.state, self.seat, action, self.action_masks())
         except IllegalActionError:

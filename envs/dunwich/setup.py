@@ -15,6 +15,7 @@ from duelo.envs.core.config import (
     load_entries,
     packaged_config,
     require,
+    require_fighters,
     require_known,
     require_printable,
 )
@@ -173,10 +174,7 @@ def load_catalog(
     for key, character in character_table.items():
         check_arms(character, weapon_table, f"{paths['characters']}: {key}")
     scenario_table = load_entries(Scenario, paths["scenarios"])
-    for key, scenario in scenario_table.items():
-        for i, fighter in enumerate(scenario.fighters):
-            where = f"{paths['scenarios']}: {key}.fighters[{i}]"
-            require_known(fighter, character_table, where, "character")
+    require_fighters(scenario_table, character_table, paths["scenarios"])
     return Catalog(weapon_table, character_table, scenario_table)
 
 

@@ -17,6 +17,7 @@ from duelo.envs.core.config import (
     load_entries,
     packaged_config,
     require,
+    require_fighters,
     require_known,
     require_printable,
 )
@@ -289,8 +290,5 @@ def load_catalog(
             require_known(weapon_id, weapon_table, where, "weapon")
             require(weapon_table[weapon_id].drawable, where, f"{weapon_id!r} cannot be carried")
     scenario_table: dict[str, Scenario] = load_entries(Scenario, paths["scenarios"])
-    for scenario in scenario_table.values():
-        for i, fighter in enumerate(scenario.fighters):
-            where = f"{paths['scenarios']}: {scenario.id}.fighters[{i}]"
-            require_known(fighter, character_table, where, "character")
+    require_fighters(scenario_table, character_table, paths["scenarios"])
     return Catalog(weapon_table, character_table, scenario_table)

@@ -16,6 +16,7 @@ from duelo.envs.core.config import (
     load_entries,
     packaged_config,
     require,
+    require_fighters,
     require_known,
     require_printable,
 )
@@ -210,8 +211,5 @@ def load_catalog(
             where = f"{paths['characters']}: {key}.weapons[{i}]"
             require_known(weapon_id, weapon_table, where, "weapon")
     scenario_table = load_entries(Scenario, paths["scenarios"])
-    for key, scenario in scenario_table.items():
-        for i, fighter in enumerate(scenario.fighters):
-            where = f"{paths['scenarios']}: {key}.fighters[{i}]"
-            require_known(fighter, character_table, where, "character")
+    require_fighters(scenario_table, character_table, paths["scenarios"])
     return Catalog(weapon_table, character_table, scenario_table)

@@ -16,6 +16,7 @@ from duelo.envs.core.config import (
     load_entries,
     packaged_config,
     require,
+    require_fighters,
     require_known,
     require_printable,
 )
@@ -245,8 +246,5 @@ def load_catalog(
         require_known(character.weapon, weapon_table, f"{where}.weapon", "weapon")
         require_known(character.armour, armour_table, f"{where}.armour", "armour")
     scenario_table = load_entries(Scenario, paths["scenarios"])
-    for key, scenario in scenario_table.items():
-        for i, fighter in enumerate(scenario.fighters):
-            where = f"{paths['scenarios']}: {key}.fighters[{i}]"
-            require_known(fighter, character_table, where, "character")
+    require_fighters(scenario_table, character_table, paths["scenarios"])
     return Catalog(weapon_table, armour_table, character_table, scenario_table)

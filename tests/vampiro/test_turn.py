@@ -141,3 +141,43 @@ def test_unused_celerity_dots_add_dice_under_the_v20_flag() -> None:
     # the strike: 7 dice, a miss; the thug's Dodge is not needed; the next turn
     fight.act(A.K0, 2, 2, 2, 2, 2, 2, 2, 5, 5)
     assert "Brujah brawler rolls [2, 2, 2, 2, 2, 2, 2] at 6: 0 net" in fight.log()
+
+
+def test_a_run_past_30_m_from_a_bare_handed_rival_is_a_flight_and_a_draw() -> None:
+    """§9, §10 #24: the thug runs 20 + 3 x 2 = 26 m from 5 m: 31 m, past 30 m."""
+    fight = duel(fighter("thug"), fighter("brujah"), 5, [10, 1])  # the Brujah declares first
+    fight.act(A.CLOSE)
+    fight.act(A.K0)
+    fight.act(A.OPEN)
+    fight.act(A.K0)
+    assert fight.state.result.winner is None and "flees" in fight.state.result.reason
+
+
+def test_a_botched_shot_jams_the_gun() -> None:
+    """§7, §10 #16, #33: no success and a 1 is a botch; the round is spent, the gun jams."""
+    fight = duel(fighter("hunter"), fighter("thug", willpower=1), 10, [10, 1])
+    fight.act(A.CLOSE)  # the thug declares first
+    fight.act(A.K0)
+    fight.act(A.SHOOT)
+    fight.act(A.K0)
+    # Dex 3 + Firearms 3 - Kevlar 1 = 5 dice, a botch; the thug runs in; the next turn
+    fight.act(A.NO_ABORT, 1, 2, 3, 4, 5, 5, 5)
+    hunter = fight.state.fighters[0]
+    assert hunter.jammed and hunter.ammo == hunter.weapon.clip - 1 and "jams" in fight.log()
+
+
+def test_celerity_actions_come_at_the_end_of_the_turn() -> None:
+    """§4, §8.3, §10 #31: the Brujah's Celerity strike waits until the thug has struck."""
+    fight = duel(fighter("brujah"), fighter("thug"), 1, [10, 1])
+    fight.act(A.STRIKE)  # the thug declares first
+    fight.act(A.K0)
+    fight.act(A.STRIKE)
+    fight.act(A.K1)
+    fight.act(A.NO_ABORT, 2, 2, 2, 2, 2, 2)  # the thug keeps its blow; the Brujah misses
+    fight.act(A.NO_ABORT, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 5, 5)  # thug, then Celerity
+    rolls = [line for line in fight.log().splitlines() if " rolls [" in line]
+    assert [line.split(" rolls")[0] for line in rolls] == [
+        "Brujah brawler",
+        "Street thug",
+        "Brujah brawler",
+    ]
