@@ -21,3 +21,12 @@ class RandomPolicy:
         if legal.size == 0:
             raise ValueError("RandomPolicy: the action mask has no legal action")
         return int(legal[rng.integers(legal.size)])
+
+    def action_distribution(
+        self, observation: dict[str, np.ndarray], action_mask: np.ndarray
+    ) -> np.ndarray:
+        """The chance of each action (what the exact solver reads instead of sampling)."""
+        legal = np.asarray(action_mask, dtype=bool)
+        if not legal.any():
+            raise ValueError("RandomPolicy: the action mask has no legal action")
+        return legal / legal.sum()

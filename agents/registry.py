@@ -5,13 +5,16 @@
 - "package.module:ClassName": your own policy class, imported and built with no
   arguments (it must be importable, e.g. on PYTHONPATH, so tournament workers
   can build it too);
-- "brain:PATH": a trained brain folder (see `duelo.agents.brain`).
+- "brain:PATH": a trained brain folder (see `duelo.agents.brain`);
+- "SYSTEM:optimal": the exact solver's moves for the duel in play, where the duel is
+  one of perfect information small enough to solve (`duelo.evaluation.optimal`).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from duelo.agents import dunwich, esgrima, infierno, liminal, vampiro
 from duelo.agents.brain import load_brain
@@ -44,8 +47,14 @@ def is_imported(name: str) -> bool:
     return bool(prefix) and prefix != "brain" and prefix not in SYSTEM_NPCS
 
 
-def make_policy(name: str | Policy, system: str) -> Policy:
-    """A policy from its name (a `Policy` passes through unchanged)."""
+OPTIMAL = "optimal"
+
+
+def make_policy(
+    name: str | Policy, system: str, variant: Mapping[str, Any] | None = None
+) -> Policy:
+    """A policy from its name (a `Policy` passes through unchanged). `variant` is the duel
+    in play (scenario, options...), which only `optimal` reads: it solves that duel."""
     if not isinstance(name, str):
         return name
     if name.startswith("brain:"):
@@ -55,6 +64,10 @@ def make_policy(name: str | Policy, system: str) -> Policy:
         return _imported(prefix, short)
     if prefix and prefix != system:
         raise ValueError(f"policy {name!r} is for system {prefix!r}, not {system!r}")
+    if short == OPTIMAL:
+        from duelo.evaluation.optimal import optimal_policy  # the solver, only when asked
+
+        return optimal_policy(system, dict(variant or {}))
     factories = {**SYSTEM_AGNOSTIC, **SYSTEM_NPCS.get(system, {})}
     if short in factories:
         return factories[short]()

@@ -19,6 +19,7 @@ from duelo.agents.brain import shipped_brains
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.referee import summary
 from duelo.envs.core.runner import play_duel
+from duelo.evaluation.exploit import with_exact_figures
 from duelo.evaluation.report import build_report, plots_available, render, write_outputs
 from duelo.evaluation.tournament import (
     MAX_DUELS,
@@ -28,6 +29,7 @@ from duelo.evaluation.tournament import (
 )
 from duelo.play import LeftTheTable, play
 from duelo.registration import SYSTEMS, describe_systems, system
+from duelo.yardstick import print_exploit, print_solve
 
 
 class Parser(argparse.ArgumentParser):
@@ -126,7 +128,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     tournament.add_argument("--scenario", help="a scenario of the system (default: its first)")
     tournament.add_argument("--move-time-limit", type=seconds, default=1.0, help="seconds")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar")
-    for command in (duel, table, tournament):
+    tournament.add_argument(
+        "--exact",
+        action="store_true",
+        help="add the solver's exact scores and gaps to optimal, where it can walk the duel",
+    )
+    solver = commands.add_parser(
+        "solve", help="exact value of a small duel, and each policy's distance from it"
+    )
+    solver.add_argument("system", choices=sorted(SYSTEMS))
+    solver.add_argument(
+        "--policies", nargs="*", help="policies to score (default: the system's scripted NPCs)"
+    )
+    solver.add_argument(
+        "--check",
+        type=bounded_int(0, 10**7),
+        default=0,
+        help="also play this many duels of optimal play (a Monte Carlo check of the value)",
+    )
+    exploit = commands.add_parser(
+        "exploit", help="a policy's exploitability: exact, else a trained best response"
+    )
+    exploit.add_argument("policy")
+    exploit.add_argument("--system", choices=sorted(SYSTEMS), required=True)
+    exploit.add_argument(
+        "--steps", type=bounded_int(1, 10**12), default=500_000, help="best-response training"
+    )
+    exploit.add_argument(
+        "--duels",
+        type=bounded_int(2, MAX_DUELS),
+        default=2000,
+        help="seat-swapped duels of the best response against the policy",
+    )
+    exploit.add_argument("--out", type=Path, default=Path("duelo-exploit"))
+    for command in (solver, exploit):
+        command.add_argument("--scenario", help="a scenario of the system (default: its first)")
+        command.add_argument("--fighters", nargs=2, metavar=("A", "B"), help="character ids")
+        command.add_argument(
+            "--max-states", type=bounded_int(1, 10**9), default=2_000_000, help="walk no further"
+        )
+        command.add_argument("--max-seconds", type=seconds, default=3600.0, help="walk no longer")
+    for command in (duel, table, tournament, solver, exploit):
         command.add_argument(
             "--option",
             type=option,
@@ -181,6 +223,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_tournaments(args)
         elif args.command == "train":
             run_training(args)
+        elif args.command == "solve":
+            variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
+            policies = policy_names(args.system) if args.policies is None else args.policies
+            print_solve(
+                args.system,
+                variant,
+                policies,
+                args.max_states,
+                args.max_seconds,
+                args.check,
+                sys.stdout,
+            )
+        elif args.command == "exploit":
+            variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
+            with train_extra("exploit"):
+                print_exploit(
+                    args.policy,
+                    args.system,
+                    variant,
+                    args.steps,
+                    args.duels,
+                    args.out,
+                    args.max_states,
+                    args.max_seconds,
+                    sys.stdout,
+                )
         elif args.command == "export":
             with train_extra("export"):
                 from duelo.training.train import export_run
@@ -206,6 +274,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     return 0
 
+
+EXACT_MAX_STATES = 500_000
+EXACT_MAX_SECONDS = 600.0
+"""How far `duelo tournament --exact` walks a duel before it reports without exact figures."""
 
 RESUME_HINTS = {
     "tournament": "; the finished duels are kept: run the same command with --resume",
@@ -313,7 +385,7 @@ def print_duel(
     each decision of a policy that can say so (`explain(observation, mask)`: brains and
     the experts that weigh values), what it weighed."""
     ruleset = system(name).ruleset(**variant)
-    policies = (make_policy(policy_a, name), make_policy(policy_b, name))
+    policies = (make_policy(policy_a, name, variant), make_policy(policy_b, name, variant))
     print(f"Side A: {policies[0].name} ({policy_a}); side B: {policies[1].name} ({policy_b})")
     told = 0
 
@@ -346,10 +418,10 @@ def run_tournaments(args: argparse.Namespace) -> None:
     check_out_folder(args.out)
     specs = []
     for name in args.system or list(SYSTEMS):
-        policies = canonical_policies(
-            name, args.policies or [*policy_names(name), *shipped_brains(name)]
-        )
         variant = duel_variant(name, args.scenario, None, args.option)
+        policies = canonical_policies(
+            name, args.policies or [*policy_names(name), *shipped_brains(name)], variant
+        )
         specs.append(
             TournamentSpec(
                 system=name,
@@ -365,6 +437,11 @@ def run_tournaments(args: argparse.Namespace) -> None:
         progress = None if args.quiet or not sys.stderr.isatty() else progress_bar(spec.system)
         records = run_tournament(spec, args.out / spec.system, args.workers, args.resume, progress)
         report = build_report(records, list(spec.policies), seed=args.seed)
+        if args.exact:
+            report, line = with_exact_figures(
+                report, spec.variant, EXACT_MAX_STATES, EXACT_MAX_SECONDS
+            )
+            print(line)
         print(render(report))
         reports.append(report)
     for path in write_outputs(reports, args.out):

@@ -40,7 +40,7 @@ def play(
 ) -> Outcome:
     """Play one duel: the person (reading `answers`) at `seat`, `opponent` at the other."""
     ruleset = system_of(system).ruleset(**variant)
-    npc = make_policy(opponent, system)
+    npc = make_policy(opponent, system, variant)
     dice, rngs = duel_streams(seed)
     state = ruleset.new_duel(dice)
     spec = ruleset.observation_spec

@@ -10,7 +10,7 @@ import csv
 import importlib.util
 import io
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +79,10 @@ class Report:
     """matrix[i][j]: policy i's score against policy j."""
     duels: int
     mean_decisions: float
+    gap_to_optimal: dict[str, float] = field(default_factory=dict)
+    """Each policy's exploitability, where the exact solver gave one (`--exact`)."""
+    exact_scores: dict[str, float] = field(default_factory=dict)
+    """The exact score of each pairing's first policy, keyed "A vs B", where solved."""
 
 
 def score_of_a(record: dict[str, Any]) -> float:
@@ -193,10 +197,17 @@ def render(report: Report, markdown: bool = False) -> str:
                 f"{p.a_as_seat[1].score:.3f}",
                 str(p.forfeits),
                 f"{p.mean_decisions:.1f}",
+                *_exact_cell(report.exact_scores, f"{p.a} vs {p.b}"),
             ]
         )
     rating_rows = [
-        [_short(r.policy), f"{r.elo:.0f}", f"[{r.low:.0f}, {r.high:.0f}]"] for r in report.ratings
+        [
+            _short(r.policy),
+            f"{r.elo:.0f}",
+            f"[{r.low:.0f}, {r.high:.0f}]",
+            *_exact_cell(report.gap_to_optimal, r.policy),
+        ]
+        for r in report.ratings
     ]
     title = "## " if markdown else ""
     headline = (
@@ -212,7 +223,10 @@ def render(report: Report, markdown: bool = False) -> str:
         "as B",
         "forfeits",
         "decisions",
+        *(["exact score"] if report.exact_scores else []),
     ]
+    rating_header = ["policy", "Elo", "95 % interval"]
+    rating_header += ["gap to optimal"] if report.gap_to_optimal else []
     sections = [
         headline,
         "Score of the row against the column (wins + half draws):",
@@ -222,9 +236,21 @@ def render(report: Report, markdown: bool = False) -> str:
         _table(pair_header, pair_rows, markdown),
         f"Bradley-Terry ratings, Elo scale, {_short(report.anchor)} = {ANCHOR_RATING:.0f} "
         "(bootstrap 95 % interval):",
-        _table(["policy", "Elo", "95 % interval"], rating_rows, markdown),
+        _table(rating_header, rating_rows, markdown),
     ]
+    if report.gap_to_optimal:
+        sections.append(
+            "Exact figures from the solver: each pairing's exact score, and each policy's gap "
+            "to optimal (what a best response takes from it beyond an even split)."
+        )
     return "\n\n".join(sections) + "\n"
+
+
+def _exact_cell(exact: dict[str, float], key: str) -> list[str]:
+    """The exact figure's cell, when the report has such a column ("-" where unknown)."""
+    if not exact:
+        return []
+    return [f"{exact[key]:.4f}" if key in exact else "-"]
 
 
 def write_outputs(reports: list[Report], out: Path) -> list[Path]:
@@ -249,11 +275,12 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
             "forfeits",
             "mean_decisions",
             "mean_rounds",
+            "exact_score",
         ]
     )
     rating_csv = io.StringIO()
     rating_writer = csv.writer(rating_csv)
-    rating_writer.writerow(["system", "policy", "elo", "low", "high"])
+    rating_writer.writerow(["system", "policy", "elo", "low", "high", "gap_to_optimal"])
     for report in reports:
         for p in report.pairings:
             low, high = p.total.interval
@@ -273,11 +300,19 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
                     p.forfeits,
                     f"{p.mean_decisions:.2f}",
                     f"{p.mean_rounds:.2f}",
+                    _csv_figure(report.exact_scores.get(f"{p.a} vs {p.b}")),
                 ]
             )
         for r in report.ratings:
             rating_writer.writerow(
-                [report.system, r.policy, f"{r.elo:.1f}", f"{r.low:.1f}", f"{r.high:.1f}"]
+                [
+                    report.system,
+                    r.policy,
+                    f"{r.elo:.1f}",
+                    f"{r.low:.1f}",
+                    f"{r.high:.1f}",
+                    _csv_figure(report.gap_to_optimal.get(r.policy)),
+                ]
             )
     written[1].write_text(pairing_csv.getvalue(), encoding="utf-8")
     written[2].write_text(rating_csv.getvalue(), encoding="utf-8")
@@ -286,6 +321,10 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
     )
     written += _heatmaps(reports, out)
     return written
+
+
+def _csv_figure(value: float | None) -> str:
+    return "" if value is None else f"{value:.6f}"
 
 
 def plots_available() -> bool:

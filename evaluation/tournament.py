@@ -85,11 +85,14 @@ class DuelJob:
         return (self.a, self.b, self.game, self.seat_of_a)
 
 
-def canonical_policies(system_name: str, names: list[str]) -> tuple[str, ...]:
-    """Policy names as "SYSTEM:NAME", checked now rather than mid-tournament."""
+def canonical_policies(
+    system_name: str, names: list[str], variant: dict[str, Any] | None = None
+) -> tuple[str, ...]:
+    """Policy names as "SYSTEM:NAME", checked now rather than mid-tournament (in the
+    duel of `variant`, which `optimal` solves now)."""
     canonical = []
     for name in names:
-        make_policy(name, system_name)  # raises on an unknown name
+        make_policy(name, system_name, variant)  # raises on an unknown name
         canonical.append(name if ":" in name else f"{system_name}:{name}")
     return tuple(canonical)
 
@@ -118,7 +121,9 @@ def scheduled(spec: TournamentSpec) -> int:
     return pairings * spec.duels
 
 
-def _policy(name: str, system_name: str, time_limit: float | None) -> Policy:
+def _policy(
+    name: str, system_name: str, time_limit: float | None, variant: dict[str, Any]
+) -> Policy:
     """A fresh policy for each duel, so none carries state from one duel into the next
     (results must not depend on which worker played what before); brains, which keep
     none, are loaded once per worker; a policy from someone else's module
@@ -130,7 +135,7 @@ def _policy(name: str, system_name: str, time_limit: float | None) -> Policy:
         sandboxed = _sandboxed(name, system_name, time_limit)
         sandboxed.new_duel()
         return sandboxed
-    return make_policy(name, system_name)
+    return make_policy(name, system_name, variant)
 
 
 @lru_cache(maxsize=64)
@@ -152,7 +157,7 @@ def _ruleset(system_name: str, variant_json: str) -> Any:
 def run_job(job: DuelJob) -> dict[str, Any]:
     """Play one scheduled duel and return its record."""
     ruleset = _ruleset(job.system, json.dumps(job.variant, sort_keys=True))
-    a, b = (_policy(name, job.system, job.move_time_limit) for name in (job.a, job.b))
+    a, b = (_policy(name, job.system, job.move_time_limit, job.variant) for name in (job.a, job.b))
     seated = (a, b) if job.seat_of_a == 0 else (b, a)
     result = play_duel(ruleset, seated, job.seed, job.move_time_limit)
     seat_of = {job.seat_of_a: "a", 1 - job.seat_of_a: "b"}

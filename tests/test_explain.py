@@ -30,6 +30,7 @@ def test_a_brain_explains_with_the_probabilities_of_its_choice() -> None:
     [
         ("dunwich", "brain:dunwich", "expert", "value in Incapacitation boxes:"),
         ("vampiro", "expert", "brain:vampiro", "health levels dealt less taken:"),
+        ("esgrima_duel", "brain:esgrima_duel", "expert", "expected PG swing, with the hand"),
     ],
 )
 def test_the_duel_command_explains(

@@ -80,7 +80,7 @@ def test_an_opponent_cannot_reach_the_dice_through_its_generator() -> None:
     """The generator an opponent is handed shares no state with the one that seeded the
     dice: rewinding it finds no dice seed (handing it `np_random` gave the deck away)."""
     thief = hostile.SeedThief()
-    env = gym.make("duelo/EsgrimaDuel-v0", opponent=thief, learner_seat=0)
+    env = gym.make("duelo/EsgrimaDuel-v1", opponent=thief, learner_seat=0)
     dice_seeds = set()
     for seed in range(40):
         env.reset(seed=seed)

@@ -100,7 +100,7 @@ def test_training_settings_are_range_checked(tmp_path: Path, values: dict, messa
         ("duelo/Infierno-v1", {"fighters": (1, 2)}, r"fighters\[0\] must be an id"),
         ("duelo/Infierno-v1", {"fighters": ("outlaw",)}, "fighters must be two ids"),
         ("duelo/Esgrima-v1", {"scenario": 3}, "scenario must be an id or a Layout"),
-        ("duelo/EsgrimaDuel-v0", {"deck": []}, "deck must list at least 6 Cards"),
+        ("duelo/EsgrimaDuel-v1", {"deck": []}, "deck must list at least 6 Cards"),
         ("duelo/Infierno-v1", {"learner_seat": 1.0}, "learner_seat must be 0, 1 or None"),
         ("duelo/Infierno-v1", {"illegal_penalty": -5}, "illegal_penalty must be positive"),
         ("duelo/Infierno-v1", {"options": {"round_cap": 10**6}}, "round_cap 1000000 must lie"),

@@ -18,9 +18,11 @@ sampling.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import itertools
+import math
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -107,6 +109,85 @@ class ScriptedDice:
             )
         self.used += 1
         return face
+
+
+def roll_until(
+    dice: Dice,
+    sides: tuple[int, ...],
+    purposes: tuple[str, ...],
+    accept: Callable[[tuple[int, ...]], bool],
+    rejected: Callable[[tuple[int, ...]], None] | None = None,
+) -> tuple[int, ...]:
+    """Roll dice of `sides` together, again and again until `accept` takes the faces: a
+    re-rolled tie. `rejected` hears each refused throw (to narrate it).
+
+    Real and scripted dice roll it as written, one die at a time. A dice source with
+    its own `roll_until` (the solver's) may answer at once with a face of the accepted
+    throws, which the loop gives with equal chances: the loop is unbounded, its answer
+    is not.
+    """
+    own = getattr(dice, "roll_until", None)
+    if own is not None:
+        return own(sides, purposes, accept)  # type: ignore[no-any-return]
+    while True:
+        faces = tuple(dice.roll(n, purpose) for n, purpose in zip(sides, purposes, strict=True))
+        if accept(faces):
+            return faces
+        if rejected is not None:
+            rejected(faces)
+
+
+# --- every outcome of a step --------------------------------------------------------
+
+T = TypeVar("T")
+
+
+class _BranchDice:
+    """Replays a prefix of faces, then rolls 1 on every further die, noting its sides."""
+
+    def __init__(self, prefix: tuple[int, ...]) -> None:
+        self.prefix = prefix
+        self.sides: list[int] = []
+
+    def roll(self, sides: int, purpose: str) -> int:
+        at = len(self.sides)
+        self.sides.append(sides)
+        return self.prefix[at] if at < len(self.prefix) else 1
+
+    def roll_until(
+        self,
+        sides: tuple[int, ...],
+        purposes: tuple[str, ...],
+        accept: Callable[[tuple[int, ...]], bool],
+    ) -> tuple[int, ...]:
+        """The accepted throws as one die with a face for each (see `roll_until`)."""
+        throws = itertools.product(*(range(1, n + 1) for n in sides))
+        accepted = [faces for faces in throws if accept(faces)]
+        if not accepted:
+            raise ValueError(f"no throw of d{sides} is ever accepted (for {purposes[0]})")
+        return accepted[self.roll(len(accepted), purposes[0]) - 1]
+
+
+def chance_outcomes(step: Callable[[Dice], T]) -> Iterator[tuple[Fraction, T]]:
+    """Every outcome of `step` (a function of the dice, e.g. one `apply` on a fresh copy
+    of a state), each with its exact probability (OpenSpiel's `chance_outcomes`).
+
+    The step runs once per sequence of faces it can roll, depth first: each run replays
+    a prefix and rolls 1 on every die after it, and every other face of those dice
+    becomes a prefix of its own. The rules' own code decides what is rolled, so nothing
+    is re-implemented; a step must be a pure function of the dice. The outcomes come
+    one at a time, so a caller can merge them as they come (a d20 each for initiative
+    and an opposed roll make 160,000 of them).
+    """
+    pending: list[tuple[int, ...]] = [()]
+    while pending:
+        prefix = pending.pop()
+        dice = _BranchDice(prefix)
+        result = step(dice)
+        faces = prefix + (1,) * (len(dice.sides) - len(prefix))
+        for at in range(len(dice.sides) - 1, len(prefix) - 1, -1):
+            pending += [faces[:at] + (face,) for face in range(dice.sides[at], 1, -1)]
+        yield Fraction(1, math.prod(dice.sides)), result
 
 
 # --- exact distributions -------------------------------------------------------

@@ -48,6 +48,9 @@ class Ruleset(Protocol, Generic[StateT]):
     observation_spec: ObservationSpec
     round_cap: int
     """Rounds after which a duel is truncated as a draw (`DuelRecord.start_round`)."""
+    perfect_information: bool
+    """Each seat sees all of the state that its future depends on, so the exact solver
+    applies (`duelo.evaluation.solver`); False where cards, plans or declarations are hidden."""
 
     def new_duel(self, dice: Dice) -> StateT:
         """Set up a duel, rolling whatever the rules roll before the first decision."""

@@ -81,6 +81,8 @@ class DunwichRuleset:
     """
 
     system = "dunwich"
+    perfect_information = False
+    """Hidden: sealed plans."""
     version = 0
     actions = Action
     observation_spec = OBSERVATION_SPEC

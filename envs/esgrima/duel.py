@@ -133,6 +133,10 @@ CARD_FIELDS = (
 """The entries of the `cards` key: own hand and discard counts per card, the opponent's
 commit this exchange as a one-hot."""
 
+RATING_FIELDS = grid(SIDES, ("duel", "defense"))
+"""The entries of the `ratings` key: the stat blocks' ratings both sides test with (public,
+as the fighters' loadouts are: an NPC's odds need them)."""
+
 OBSERVATION_SPEC = ObservationSpec(
     (
         ObsKey("initiative", "initiative scores [self, opponent]", 0, 99, (2,), SIDES),
@@ -140,6 +144,15 @@ OBSERVATION_SPEC = ObservationSpec(
         ObsKey("hp_max", "maximum PG [self, opponent]", 0, 10, (2,), SIDES),
         ObsKey("range", "distance in zones: always 0, Adjacent, in a duel", 0, 9),
         ObsKey("armour", "light, heavy, points left [self, opponent]", 0, 5, (2, 3), ARMOUR_FIELDS),
+        ObsKey(
+            "ratings",
+            "duel rating (the melee rating a card tests) and Defense (a Reposition's) "
+            "[self, opponent]",
+            0,
+            5,
+            (2, 2),
+            RATING_FIELDS,
+        ),
         ObsKey("foco", "1 if this side holds Foco", 0, 1),
         ObsKey(
             "commit_order",
@@ -171,30 +184,41 @@ OBSERVATION_SPEC = ObservationSpec(
 )
 
 
+DEFAULT_FIGHTERS = {"symmetric": ("duelist", "pirate"), "faithful": ("apprentice", "pirate")}
+"""Who duels when no fighters are given. The faithful duel's PJ duels at rating 2: at the
+duelist's 4 it wins nearly every duel whatever it plays, so play would not matter."""
+
+
 class EsgrimaDuelRuleset:
     """The fencing duel between two fighters (DESIGN.md layer 2).
 
     Args:
         fighters: two character ids of `configs/esgrima/characters.yaml` or
-            `Character`s (seat 0 is the PJ in the faithful variant).
+            `Character`s (seat 0 is the PJ in the faithful variant); None takes
+            `DEFAULT_FIGHTERS` of the variant.
         options: `EsgrimaOptions` or a dict of its fields.
         deck: a fixed deck order (top first) instead of a shuffle, for replays.
         catalog: None loads the packaged configs.
     """
 
     system = "esgrima_duel"
-    version = 0
+    perfect_information = False
+    """Hidden: hands and the deck."""
+    version = 1
     actions = DuelAction
     observation_spec = OBSERVATION_SPEC
 
     def __init__(
         self,
-        fighters: tuple[str | Character, str | Character] = ("duelist", "pirate"),
+        fighters: tuple[str | Character, str | Character] | None = None,
         options: EsgrimaOptions | dict[str, Any] | None = None,
         deck: list[Card] | None = None,
         catalog: Catalog | None = None,
     ) -> None:
         self.catalog = catalog or load_catalog()
+        self.options = options_of(EsgrimaOptions, options, "esgrima options")
+        if fighters is None:
+            fighters = DEFAULT_FIGHTERS[self.options.duel_variant]
         self.characters = pair_of(fighters, Character, self.catalog.character, "fighters")
         for character in self.characters:
             mastered = character.mastered
@@ -204,7 +228,6 @@ class EsgrimaDuelRuleset:
                     raise ValueError(
                         f"{character.id} cannot duel: a fencing duel needs a mastered melee weapon"
                     )
-        self.options = options_of(EsgrimaOptions, options, "esgrima options")
         self.round_cap = self.options.exchange_cap
         if deck is not None and (
             not isinstance(deck, list | tuple)
@@ -287,6 +310,8 @@ class EsgrimaDuelRuleset:
         ]
         for body in (me.body, them.body):
             values += [body.armour == _LIGHT, body.armour == _HEAVY, body.armour_pts]
+        for side in (me, them):
+            values += [side.character.melee_rating, side.character.defensa]
         values.append(state.foco == seat)
         deciding = self.to_act(state) == seat
         values += [deciding and state.phase == _FIRST, deciding and state.phase == _SECOND]

@@ -1,4 +1,4 @@
-"""`duelo/Esgrima-v1` and `duelo/EsgrimaDuel-v0`: the Gymnasium faces of esgrima."""
+"""`duelo/Esgrima-v1` and `duelo/EsgrimaDuel-v1`: the Gymnasium faces of esgrima."""
 
 from __future__ import annotations
 
@@ -157,11 +157,11 @@ class EsgrimaDuelEnv(DuelEnv):
     decides whose card takes effect. Reposition discards and redraws instead,
     then defends. The opponent's hand and the deck order stay hidden.
 
-    Not the seed's duel by default: `duelo/EsgrimaDuel-v0` plays the symmetric
+    Not the seed's duel by default: `duelo/EsgrimaDuel-v1` plays the symmetric
     variant (§8.1 item 14), where both sides hold hands and roll, the better
     two-seat game for self-play and tournaments: in a neutral matchup the Foco
     holder's card lands 11/16 of the time. The seed's own duel is
-    `duelo/EsgrimaDuelFaithful-v0` (or `options={"duel_variant": "faithful"}`): the
+    `duelo/EsgrimaDuelFaithful-v1` (or `options={"duel_variant": "faithful"}`): the
     learner is the PJ (seat 0), the PNJ turns over the deck's top card, and one
     Test of the PJ decides (3/4 for the PJ in a neutral matchup, whoever holds Foco).
 
@@ -196,6 +196,7 @@ class EsgrimaDuelEnv(DuelEnv):
     | `hp_max` | 2 | maximum PG |
     | `range` | 1 | always 0 (Adjacent) |
     | `armour` | 2x3 | light, heavy, points left |
+    | `ratings` | 2x2 | duel rating and Defense, the ratings each side tests with |
     | `foco` | 1 | 1 if this side holds Foco |
     | `commit_order` | 2 | this side commits first / second now |
     | `cards` | 22 | own hand counts (6), opponent's commit one-hot (6 cards, Reposition, not revealed), discard counts (6), deck size, opponent's hand size |
@@ -218,7 +219,10 @@ class EsgrimaDuelEnv(DuelEnv):
 
     ## Arguments
 
-    `opponent`, `fighters` (need a mastered melee weapon), `options` (dict of
+    `opponent`, `fighters` (need a mastered melee weapon; by default the duelist
+    against the pirate, and in the faithful duel the apprentice, a PJ of duel rating
+    2, against the pirate: at the duelist's 4 the PJ wins nearly every duel whatever
+    it plays), `options` (dict of
     `EsgrimaOptions`: `duel_variant`, `duel_end`, `deck_copies`, ...), `deck`,
     `learner_seat` (must be 0, the PJ, in the faithful variant), `illegal_action`,
     `illegal_penalty`, `flat_observation`, `render_mode`: see `DuelEnv`.
@@ -239,13 +243,17 @@ class EsgrimaDuelEnv(DuelEnv):
 
     ## Version History
 
+    - v1: the observation shows both sides' duel rating and Defense (`ratings`):
+      the odds of every card depend on them, and a policy could not see them. The
+      faithful duel's default PJ is the apprentice (duel rating 2), so that play
+      matters there.
     - v0: initial release.
     """
 
     def __init__(
         self,
         opponent: Policy,
-        fighters: tuple[str | Character, str | Character] = ("duelist", "pirate"),
+        fighters: tuple[str | Character, str | Character] | None = None,
         options: EsgrimaOptions | dict[str, Any] | None = None,
         deck: list[Card] | None = None,
         **env_options: Any,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
 
-from duelo.envs.core.dice import Dice, Distribution
+from duelo.envs.core.dice import Dice, Distribution, roll_until
 from duelo.envs.core.observation import SIDES, grid
 from duelo.envs.esgrima.setup import ARMOUR_POINTS, Armour, Character
 
@@ -105,12 +105,15 @@ def first_by_initiative(dice: Dice, scores: tuple[float, float]) -> tuple[int, l
     """The seat acting first; ties go to a 1d6 roll-off, re-rolled while tied (§4, §10 #8)."""
     if scores[0] != scores[1]:
         return (0 if scores[0] > scores[1] else 1), []
-    notes = []
-    while True:
-        a, b = dice.roll(6, "initiative roll-off"), dice.roll(6, "initiative roll-off")
-        notes.append(f"initiative tie: roll-off {a} vs {b}")
-        if a != b:
-            return (0 if a > b else 1), notes
+    notes: list[str] = []
+
+    def note(faces: tuple[int, ...]) -> None:
+        notes.append(f"initiative tie: roll-off {faces[0]} vs {faces[1]}")
+
+    purpose = "initiative roll-off"
+    a, b = roll_until(dice, (6, 6), (purpose, purpose), lambda faces: faces[0] != faces[1], note)
+    note((a, b))
+    return (0 if a > b else 1), notes
 
 
 class Card(IntEnum):

@@ -70,6 +70,7 @@ class EsgrimaSkirmishRuleset:
     """
 
     system = "esgrima"
+    perfect_information = True
     version = 1
     actions = SkirmishAction
     observation_spec = OBSERVATION_SPEC

@@ -129,6 +129,7 @@ class Combatant:
 
 @dataclass
 class SkirmishState(DuelRecord):
+    ROUND_RELATIVE = ("delayed_round",)
     layout: Layout
     options: EsgrimaOptions
     fighters: list[Combatant]

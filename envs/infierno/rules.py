@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from duelo.envs.core.config import entry_of, options_of, pair_of, require_known
-from duelo.envs.core.dice import Dice
+from duelo.envs.core.dice import Dice, roll_until
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import SEATS, seat_names
 from duelo.envs.infierno import combat
@@ -144,6 +144,9 @@ class InfiernoRuleset:
     """
 
     system = "infierno"
+    perfect_information = True
+    """Taken as perfect: both sides know the scenario's loadouts (the observation hides a
+    weapon never drawn; the solver does not)."""
     version = 1
     actions = Action
     observation_spec = OBSERVATION_SPEC
@@ -816,11 +819,11 @@ def _opposed(
     second: tuple[int, int, str],
 ) -> int:
     """An opposed d20 test (§3): `first` rolls first; a full tie is re-rolled."""
-    while True:
-        totals = []
-        for seat, bonus, skill in (first, second):
-            roll = dice.roll(20, skill)
-            totals.append(roll + bonus)
+    sides = (first, second)
+    bonuses = (first[1], second[1])
+
+    def narrate(rolls: tuple[int, ...]) -> None:
+        for (seat, bonus, skill), roll in zip(sides, rolls, strict=True):
             state.say(
                 seat,
                 "{}: {} d20 {} {:+d} = {}",
@@ -830,6 +833,12 @@ def _opposed(
                 bonus,
                 roll + bonus,
             )
-        loser = opposed_loser((totals[0], totals[1]), (first[1], second[1]))
-        if loser is not None:
-            return second[0] if loser == 0 else first[0]
+
+    def loser(rolls: tuple[int, ...]) -> int | None:
+        return opposed_loser((rolls[0] + bonuses[0], rolls[1] + bonuses[1]), bonuses)
+
+    rolls = roll_until(
+        dice, (20, 20), (first[2], second[2]), lambda rolls: loser(rolls) is not None, narrate
+    )
+    narrate(rolls)
+    return second[0] if loser(rolls) == 0 else first[0]

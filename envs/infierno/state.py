@@ -201,6 +201,7 @@ class Attack:
 
 @dataclass
 class DuelState(DuelRecord):
+    ROUND_RELATIVE = ("delayed_round",)
     scenario: Scenario
     options: InfiernoOptions
     fighters: list[Fighter]

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from duelo.envs.core.config import entry_of, options_of, pair_of, require_known
-from duelo.envs.core.dice import Dice
+from duelo.envs.core.dice import Dice, roll_until
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import seat_names
 from duelo.envs.liminal.observation import OBSERVATION_SPEC, observe
@@ -62,6 +62,7 @@ class LiminalRuleset:
     """
 
     system = "liminal"
+    perfect_information = True
     version = 0
     actions = Action
     observation_spec = OBSERVATION_SPEC
@@ -192,14 +193,28 @@ class LiminalRuleset:
         """The seat acting first every round (§4, §10 #7); no unskilled +2 on initiative."""
         fighters = state.fighters
         if self.options.initiative_mode == "opposed":
-            while True:
-                totals = []
+            skill = [fighter.character.perception for fighter in fighters]
+
+            def totals(faces: tuple[int, ...]) -> tuple[int, int]:
+                return faces[0] + faces[1] + skill[0], faces[2] + faces[3] + skill[1]
+
+            def narrate(faces: tuple[int, ...]) -> None:
                 for seat, fighter in enumerate(fighters):
-                    faces = [dice.roll(6, "initiative"), dice.roll(6, "initiative")]
-                    totals.append(sum(faces) + fighter.character.perception)
-                    state.say(seat, "Initiative: {} 2d6 {} = {}", fighter.name, faces, totals[-1])
-                if totals[0] != totals[1]:
-                    return 0 if totals[0] > totals[1] else 1
+                    rolled = list(faces[2 * seat : 2 * seat + 2])
+                    state.say(
+                        seat,
+                        "Initiative: {} 2d6 {} = {}",
+                        fighter.name,
+                        rolled,
+                        totals(faces)[seat],
+                    )
+
+            faces = roll_until(
+                dice, (6,) * 4, ("initiative",) * 4, lambda f: len(set(totals(f))) == 2, narrate
+            )
+            narrate(faces)
+            first, second = totals(faces)
+            return 0 if first > second else 1
         roller = dice.roll(2, "initiative roller") - 1
         me, them = fighters[roller], fighters[1 - roller]
         cl = STANDARD_CL + them.character.perception

@@ -98,6 +98,8 @@ class VampiroRuleset:
     """
 
     system = "vampiro"
+    perfect_information = False
+    """Hidden: blind declarations in a full tie."""
     version = 0
     actions = Action
     observation_spec = OBSERVATION_SPEC

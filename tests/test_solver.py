@@ -1,0 +1,306 @@
+"""The exact solver: chance enumerated through the rules' own code,
+values checked against Monte Carlo play, best responses and exploitability.
+
+The duels solved here are Liminal's street fight cut small (Endurance 2, three
+rounds), so that a solve takes seconds; `duelo solve` runs the shipped scenarios.
+"""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from duelo.agents.registry import make_policy
+from duelo.envs.core.dice import (
+    ScriptedDice,
+    chance_outcomes,
+    convolve,
+    dice_sum,
+    die,
+    roll_until,
+)
+from duelo.envs.core.runner import duel_streams, play_duel
+from duelo.envs.dunwich.rules import DunwichRuleset
+from duelo.envs.liminal.rules import LiminalRuleset
+from duelo.envs.liminal.setup import Character
+from duelo.envs.systems import SYSTEMS
+from duelo.evaluation.exploit import exact_scores, head_to_head
+from duelo.evaluation.optimal import OptimalPolicy
+from duelo.evaluation.solver import (
+    NotSolvableError,
+    TooLargeError,
+    at_round,
+    enumerate_duel,
+    score_of_a,
+    solve,
+)
+
+Z99 = 2.5758293035489004
+MONTE_CARLO_DUELS = 10_000
+NPCS = ("random", "aggressive", "cautious", "expert")
+
+
+def small_street(round_cap: int = 3) -> LiminalRuleset:
+    """A knife against a pistol across a street, each with 2 Endurance."""
+    knife = Character(id="knife", name="Knife", weapons=("knife",), melee=2, endurance=2)
+    pistol = Character(
+        id="pistol", name="Pistol", weapons=("pistol", "knife"), shoot=2, melee=1, endurance=2
+    )
+    return LiminalRuleset("street", (knife, pistol), {"round_cap": round_cap})
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return enumerate_duel(small_street())
+
+
+def within_monte_carlo(scores: list[float], exact: float) -> None:
+    """`exact` lies in the 99 % normal interval of the mean of `scores`."""
+    sample = np.array(scores)
+    half = Z99 * sample.std(ddof=1) / np.sqrt(len(sample))
+    assert abs(sample.mean() - exact) <= half, (sample.mean(), exact, half)
+
+
+# --- chance ------------------------------------------------------------------------
+
+
+def test_chance_outcomes_are_the_exact_distribution() -> None:
+    """Every face sequence of a step, each with its probability: 2d6 + 1d4 as dice_sum
+    counts it, and each outcome given once."""
+    outcomes = list(
+        chance_outcomes(lambda dice: dice.roll(6, "a") + dice.roll(6, "b") + dice.roll(4, "c"))
+    )
+    assert len(outcomes) == 6 * 6 * 4
+    found: dict[int, Fraction] = {}
+    for p, total in outcomes:
+        found[total] = found.get(total, Fraction(0)) + p
+    assert found == convolve(dice_sum(2, 6), die(4))
+
+
+def test_chance_follows_rolls_that_depend_on_earlier_faces() -> None:
+    """A second die rolled only on a 6: 5 outcomes of 1/6 and 6 of 1/36."""
+    outcomes = list(
+        chance_outcomes(
+            lambda dice: (first := dice.roll(6, "a")) + (dice.roll(6, "b") if first == 6 else 0)
+        )
+    )
+    assert sorted(p for p, _ in outcomes) == [Fraction(1, 36)] * 6 + [Fraction(1, 6)] * 5
+    assert sum(p for p, _ in outcomes) == 1
+
+
+def test_a_rerolled_tie_is_one_throw_to_the_solver_and_a_loop_to_real_dice() -> None:
+    """`roll_until`: scripted dice replay the loop (the tie is heard and re-rolled); the
+    solver's dice give each of the 30 untied throws of 2d6 at 1/30."""
+    heard: list[tuple[int, ...]] = []
+    dice = ScriptedDice([3, 3, 2, 5])
+
+    def untie(faces: tuple[int, ...]) -> bool:
+        return faces[0] != faces[1]
+
+    faces = roll_until(dice, (6, 6), ("a", "b"), untie, heard.append)
+    assert faces == (2, 5) and heard == [(3, 3)] and dice.remaining == 0
+    outcomes = list(
+        chance_outcomes(lambda d: roll_until(d, (6, 6), ("a", "b"), lambda f: f[0] != f[1]))
+    )
+    assert len(outcomes) == 30 and {p for p, _ in outcomes} == {Fraction(1, 30)}
+    assert all(a != b for _, (a, b) in outcomes)
+
+
+# --- states ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(SYSTEMS))
+def test_a_clone_is_a_deep_copy(name: str) -> None:
+    """`DuelRecord.clone` keeps the key and shares nothing mutable: a duel played on from
+    the clone leaves the original as it was."""
+    ruleset = SYSTEMS[name].ruleset()
+    dice, _ = duel_streams(3)
+    state = ruleset.new_duel(dice)
+    for _ in range(4):
+        seat = ruleset.to_act(state)
+        if seat is None:
+            break
+        ruleset.apply(state, seat, int(np.flatnonzero(ruleset.legal_actions(state, seat))[0]), dice)
+    before = copy.deepcopy(state)
+    clone = state.clone()
+    assert clone.key() == state.key() and clone is not state
+    while (seat := ruleset.to_act(clone)) is not None:
+        legal = np.flatnonzero(ruleset.legal_actions(clone, seat))
+        ruleset.apply(clone, seat, int(legal[-1]), dice)
+    assert state.key() == before.key() and state.round == before.round
+
+
+# --- values ------------------------------------------------------------------------
+
+
+def test_the_value_matches_monte_carlo_of_optimal_play(graph) -> None:
+    """Optimal play against itself, 10,000 duels from the tournament's seeds: the exact
+    value lies in the mean's 99 % interval."""
+    solution = solve(graph)
+    assert 0 < solution.value < 1
+    scores = [score_of_a(solution.play(seed)) for seed in range(MONTE_CARLO_DUELS)]
+    within_monte_carlo(scores, solution.value)
+
+
+def test_a_scripted_pairing_is_valued_as_the_runner_plays_it(graph) -> None:
+    """The expert against the aggressive NPC, valued exactly, and played by `play_duel`."""
+    ruleset = graph.ruleset
+    expert, aggressive = make_policy("expert", "liminal"), make_policy("aggressive", "liminal")
+    exact = solve(graph, (expert, aggressive)).value
+    scores = [
+        score_of_a(play_duel(ruleset, (expert, aggressive), seed).outcome)
+        for seed in range(MONTE_CARLO_DUELS)
+    ]
+    within_monte_carlo(scores, exact)
+
+
+def test_random_play_is_valued_from_its_probabilities(graph) -> None:
+    """A policy that draws at random is valued through `action_distribution`, not sampled."""
+    random = make_policy("random", "liminal")
+    exact = solve(graph, (random, random)).value
+    scores = [
+        score_of_a(play_duel(graph.ruleset, (random, random), seed).outcome)
+        for seed in range(MONTE_CARLO_DUELS)
+    ]
+    within_monte_carlo(scores, exact)
+
+
+def test_the_round_cap_is_a_draw_as_the_rules_make_it() -> None:
+    """With a one-round cap many duels end drawn; the value still matches play."""
+    graph = enumerate_duel(small_street(round_cap=1))
+    expert = make_policy("expert", "liminal")
+    exact = solve(graph, (expert, expert)).value
+    outcomes = [play_duel(graph.ruleset, (expert, expert), seed).outcome for seed in range(4000)]
+    assert any(outcome.truncated for outcome in outcomes)
+    within_monte_carlo([score_of_a(outcome) for outcome in outcomes], exact)
+
+
+def test_best_responses_bound_every_pairing(graph) -> None:
+    """No opponent does better against a policy than its best response, and an optimal
+    policy gives nothing away: its worst case is the game's value."""
+    value = solve(graph).value
+    policies = {name: make_policy(name, "liminal") for name in NPCS}
+    for name, policy in policies.items():
+        worst_a = solve(graph, (policy, None)).value
+        worst_b = solve(graph, (None, policy)).value
+        assert worst_a <= value + 1e-12 and worst_b >= value - 1e-12, name
+        for other in policies.values():
+            assert worst_a <= solve(graph, (policy, other)).value + 1e-12
+            assert worst_b >= solve(graph, (other, policy)).value - 1e-12
+    optimal = solve(graph)
+    assert solve(graph, (optimal, None)).value == pytest.approx(value, abs=1e-12)
+    assert solve(graph, (None, optimal)).value == pytest.approx(value, abs=1e-12)
+
+
+def test_exploitability_orders_the_npcs(graph) -> None:
+    """Random play gives most away; every score is a seat-swapped one."""
+    scores = {name: exact_scores(graph, name, make_policy(name, "liminal")) for name in NPCS}
+    assert scores["random"].exploitability > 0.01
+    for s in scores.values():
+        assert 0 <= s.exploitability <= 0.5 and s.worst <= s.against_optimal + 1e-12
+    assert scores["random"].exploitability > scores["expert"].exploitability
+    expert, random = make_policy("expert", "liminal"), make_policy("random", "liminal")
+    assert head_to_head(graph, expert, random) == pytest.approx(
+        1 - head_to_head(graph, random, expert), abs=1e-12
+    )
+
+
+# --- refusals ----------------------------------------------------------------------
+
+
+def test_hidden_information_is_refused() -> None:
+    with pytest.raises(NotSolvableError, match="perfect information"):
+        enumerate_duel(DunwichRuleset())
+
+
+def test_a_duel_too_large_says_how_far_it_got() -> None:
+    with pytest.raises(
+        TooLargeError, match=r"not solvable here: over 50 states, still walking round 1"
+    ):
+        enumerate_duel(small_street(), max_states=50)
+
+
+def test_a_policy_that_draws_in_secret_is_refused(graph) -> None:
+    """A policy choosing through its generator, with no action_distribution, would be
+    solved as if it were deterministic: it is refused instead."""
+
+    class Coin:
+        name, description = "coin", "a legal action at random"
+
+        def act(self, observation, mask, rng):
+            legal = np.flatnonzero(mask)
+            return int(legal[rng.integers(legal.size)])
+
+    with pytest.raises(ValueError, match="chooses at random"):
+        solve(graph, (Coin(), None))
+
+
+def test_the_optimal_policy_plays_the_solution_from_observations(graph) -> None:
+    """`liminal:optimal` reads only observations: where none of them clash, it plays the
+    value the solver computed, through the tournament's own runner."""
+    solution = solve(graph)
+    policy = OptimalPolicy(solution)
+    assert policy.clashes == 0 and len(policy.moves) >= graph.size
+    scores = [
+        score_of_a(play_duel(graph.ruleset, (policy, policy), seed).outcome)
+        for seed in range(MONTE_CARLO_DUELS)
+    ]
+    within_monte_carlo(scores, solution.value)
+    assert solve(graph, (None, policy)).value == pytest.approx(solution.value, abs=1e-12)
+
+
+def test_the_optimal_policy_refuses_a_duel_it_did_not_solve(graph) -> None:
+    """Met with an observation of another duel, it forfeits with a reason."""
+    policy = OptimalPolicy(solve(graph))
+    other = LiminalRuleset("brawl")
+    dice, rngs = duel_streams(0)
+    state = other.new_duel(dice)
+    seat = other.to_act(state)
+    observation = other.observation_spec.view(other.observe(state, seat))
+    with pytest.raises(ValueError, match="never reaches"):
+        policy.act(observation, other.legal_actions(state, seat), rngs[seat])
+
+
+class Recording:
+    """Dice that remember every face they roll, to roll them again."""
+
+    def __init__(self, dice) -> None:
+        self.dice, self.faces = dice, []
+
+    def roll(self, sides: int, purpose: str) -> int:
+        self.faces.append(self.dice.roll(sides, purpose))
+        return self.faces[-1]
+
+
+@pytest.mark.parametrize(
+    "name", [name for name, info in sorted(SYSTEMS.items()) if info.ruleset.perfect_information]
+)
+def test_the_rules_read_the_round_only_through_the_cap_and_its_key(name: str) -> None:
+    """The solver's premise: a duel moved three rounds on plays on alike, step for step
+    with the same dice, its key unchanged, until the cap (`ROUND_RELATIVE` holds the
+    fields that compare with the round)."""
+    ruleset = SYSTEMS[name].ruleset()
+    for seed in range(20):
+        dice, rngs = duel_streams(seed)
+        state = ruleset.new_duel(dice)
+        for _ in range(3):  # a few decisions in
+            if (seat := ruleset.to_act(state)) is None:
+                break
+            legal = np.flatnonzero(ruleset.legal_actions(state, seat))
+            ruleset.apply(state, seat, int(legal[rngs[0].integers(legal.size)]), dice)
+        if state.over:
+            continue
+        moved = at_round(state.clone(), state.round + 3)
+        assert moved.key() == state.key()
+        while (seat := ruleset.to_act(state)) is not None and moved.round < ruleset.round_cap:
+            legal = np.flatnonzero(ruleset.legal_actions(state, seat))
+            assert (np.flatnonzero(ruleset.legal_actions(moved, seat)) == legal).all()
+            action = int(legal[rngs[0].integers(legal.size)])
+            recording = Recording(dice)
+            ruleset.apply(state, seat, action, recording)
+            ruleset.apply(moved, seat, action, ScriptedDice(recording.faces))
+            assert moved.key() == state.key() and moved.round - state.round == 3
+            assert (moved.result is None) == (state.result is None)
