@@ -33,6 +33,7 @@ class OptimalPolicy:
 
     def __init__(self, solution: Solution) -> None:
         self.system = solution.graph.ruleset.system
+        self.spec = solution.graph.ruleset.observation_spec
         self.moves: dict[bytes, int] = {}
         self.clashes = 0
         g = solution.graph
@@ -52,8 +53,10 @@ class OptimalPolicy:
         action_mask: np.ndarray,
         rng: np.random.Generator,
     ) -> int:
-        flat = getattr(observation, "flat", None)
-        move = None if flat is None else self.moves.get(_digest(flat))
+        flat = getattr(observation, "flat", None)  # a view's, or an array's own
+        if flat is None:  # a plain Dict observation: its keys in the spec's order
+            flat = np.concatenate([np.ravel(observation[key.name]) for key in self.spec.keys])
+        move = self.moves.get(_digest(flat))
         if move is None or not action_mask[move]:
             raise ValueError(
                 f"{self.system}:optimal meets an observation its solved duel never reaches "

@@ -304,3 +304,18 @@ def test_the_rules_read_the_round_only_through_the_cap_and_its_key(name: str) ->
             ruleset.apply(moved, seat, action, ScriptedDice(recording.faces))
             assert moved.key() == state.key() and moved.round - state.round == 3
             assert (moved.result is None) == (state.result is None)
+
+
+def test_the_optimal_policy_reads_every_form_of_observation(graph) -> None:
+    """A view, the flat vector and a plain Dict (a Gymnasium env's) give one move."""
+    policy = OptimalPolicy(solve(graph))
+    ruleset = graph.ruleset
+    dice, rngs = duel_streams(1)
+    state = ruleset.new_duel(dice)
+    while (seat := ruleset.to_act(state)) is not None:
+        flat, mask = ruleset.observe(state, seat), ruleset.legal_actions(state, seat)
+        view = ruleset.observation_spec.view(flat)
+        plain = {key.name: np.asarray(view[key.name]) for key in ruleset.observation_spec.keys}
+        moves = {policy.act(form, mask, rngs[seat]) for form in (view, flat, plain)}
+        assert len(moves) == 1
+        ruleset.apply(state, seat, moves.pop(), dice)
