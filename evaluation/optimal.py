@@ -21,7 +21,7 @@ import numpy as np
 from duelo.evaluation.solver import Solution, at_round, enumerate_duel, solve
 
 MAX_STATES = 1_000_000
-MAX_SECONDS = 900.0
+MAX_SECONDS = 1800.0
 """How far `SYSTEM:optimal` walks a duel before it says the duel is too large."""
 
 
