@@ -31,6 +31,7 @@ import numpy as np
 from duelo.envs.core.dice import chance_outcomes
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.record import DuelRecord, Outcome
+from duelo.envs.core.referee import summary
 from duelo.envs.core.ruleset import Ruleset
 from duelo.envs.core.runner import duel_streams
 
@@ -543,19 +544,50 @@ def action_probabilities(
 
     A policy that chooses at random says how through `action_distribution`; any other is
     asked twice with unrelated generators, and one that answers differently is refused
-    rather than solved as if it were deterministic.
+    rather than solved as if it were deterministic. A policy that raises, or answers with
+    anything but a legal action or a distribution over the legal actions, is refused with
+    a `ValueError` naming it: someone else's policy must not end a solve in a traceback,
+    nor pass a wrong answer into the values. It runs in this process, unlike a
+    tournament's `module:Class` policy: one that hangs or calls `os._exit` is not stopped.
     """
+    name = getattr(policy, "name", type(policy).__name__)
+    try:
+        chances = _asked(policy, observation, mask)
+    except _Refused as refused:
+        raise ValueError(f"policy {name!r} {summary(str(refused))}") from None
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - someone else's code
+        why = summary(f"{type(error).__name__}: {error}")  # its words, on one short line
+        raise ValueError(f"policy {name!r} failed: {why}") from None
+    legal = np.asarray(mask, dtype=bool)
+    if (
+        chances.shape != legal.shape
+        or not np.isfinite(chances).all()
+        or (chances < 0).any()
+        or chances[~legal].any()
+        or abs(chances.sum() - 1) > 1e-9
+    ):
+        raise ValueError(
+            f"policy {name!r} gave no distribution over the legal actions: {chances.tolist()}"
+        )
+    return chances
+
+
+class _Refused(Exception):
+    """A policy's answer the solver cannot use; the message says why."""
+
+
+def _asked(policy: Policy, observation: Mapping[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
     distribution = getattr(policy, "action_distribution", None)
     if distribution is not None:
         return np.asarray(distribution(observation, mask.copy()), dtype=np.float64)
     first = policy.act(observation, mask.copy(), np.random.default_rng(1))
     if policy.act(observation, mask.copy(), np.random.default_rng(2)) != first:
-        raise ValueError(
-            f"policy {policy.name!r} chooses at random; the solver needs its probabilities "
+        raise _Refused(
+            "chooses at random; the solver needs its probabilities "
             "(an action_distribution(observation, mask) method)"
         )
-    if not (0 <= first < len(mask)) or not mask[first]:
-        raise ValueError(f"policy {policy.name!r} chose the illegal action {first}")
+    if not isinstance(first, int | np.integer) or not 0 <= first < len(mask) or not mask[first]:
+        raise _Refused(f"chose the illegal action {first!r}")
     probabilities = np.zeros(len(mask))
-    probabilities[first] = 1.0
+    probabilities[int(first)] = 1.0
     return probabilities

@@ -8,6 +8,7 @@ rounds), so that a solve takes seconds; `duelo solve` runs the shipped scenarios
 from __future__ import annotations
 
 import copy
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -37,6 +38,7 @@ from duelo.evaluation.solver import (
     score_of_a,
     solve,
 )
+from tests import hostile
 
 Z99 = 2.5758293035489004
 MONTE_CARLO_DUELS = 10_000
@@ -319,3 +321,33 @@ def test_the_optimal_policy_reads_every_form_of_observation(graph) -> None:
         moves = {policy.act(form, mask, rngs[seat]) for form in (view, flat, plain)}
         assert len(moves) == 1
         ruleset.apply(state, seat, moves.pop(), dice)
+
+
+class LopsidedChances:
+    """Says it plays at random, but puts weight on actions the mask forbids."""
+
+    name, description = "lopsided", "a distribution over illegal actions"
+
+    def act(self, observation, mask, rng):
+        return int(np.flatnonzero(mask)[0])
+
+    def action_distribution(self, observation, mask):
+        return np.where(mask, 0.0, 1.0) / max((~mask).sum(), 1)
+
+
+@pytest.mark.parametrize(
+    ("hostile", "said"),
+    [
+        (hostile.Raiser(), "policy 'raiser' failed: ValueError: boom"),
+        (hostile.SysExiter(), "policy 'sys_exiter' failed: SystemExit"),
+        (hostile.MaskEditor(), "policy 'mask_editor' chose the illegal action"),
+        (hostile.NonInteger(), "policy 'non_integer' chose the illegal action"),
+        (hostile.StringAnswer(), "policy 'string_answer' chose the illegal action"),
+        (LopsidedChances(), "policy 'lopsided' gave no distribution over the legal actions"),
+    ],
+)
+def test_a_hostile_policy_is_refused_by_name(graph, hostile, said: str) -> None:
+    """Someone else's policy that raises, exits, edits its mask, answers with a non-action
+    or a distribution over forbidden actions ends the solve with one clear error."""
+    with pytest.raises(ValueError, match=re.escape(said)):
+        solve(graph, (hostile, None))

@@ -58,6 +58,12 @@ MAX_ROUND_CAP = 998
 and the registered episode limit stays out of any legal duel's reach."""
 
 
+def check_round_cap(value: int, name: str = "round_cap") -> None:
+    """The one check of a rules option that caps the rounds (every system's options)."""
+    if not 1 <= value <= MAX_ROUND_CAP:
+        raise ValueError(f"{name} {value} must lie in 1..{MAX_ROUND_CAP}")
+
+
 @dataclass(kw_only=True)
 class DuelRecord:
     """The part of a duel's state that the core owns.

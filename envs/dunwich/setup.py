@@ -19,7 +19,7 @@ from duelo.envs.core.config import (
     require_known,
     require_printable,
 )
-from duelo.envs.core.record import MAX_ROUND_CAP
+from duelo.envs.core.record import check_round_cap
 
 HALF_METRES = 2
 """Grid steps per metre (§6: a 0.5 m grid)."""
@@ -140,8 +140,7 @@ class DunwichOptions:
     """§12: combat turns before the duel is truncated as a draw."""
 
     def __post_init__(self) -> None:
-        if not 1 <= self.round_cap <= MAX_ROUND_CAP:
-            raise ValueError(f"round_cap {self.round_cap} must lie in 1..{MAX_ROUND_CAP}")
+        check_round_cap(self.round_cap)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from duelo.envs.core.config import (
     require_known,
     require_printable,
 )
-from duelo.envs.core.record import MAX_ROUND_CAP
+from duelo.envs.core.record import check_round_cap
 
 
 class WeaponClass(StrEnum):
@@ -210,9 +210,8 @@ class EsgrimaOptions:
     def __post_init__(self) -> None:
         if not 2 <= self.deck_copies <= 20:  # 12 cards keep two hands and a draw going
             raise ValueError(f"deck_copies {self.deck_copies} must lie in 2..20")
-        for name in ("round_cap", "exchange_cap"):
-            if not 1 <= getattr(self, name) <= MAX_ROUND_CAP:
-                raise ValueError(f"{name} {getattr(self, name)} must lie in 1..{MAX_ROUND_CAP}")
+        check_round_cap(self.round_cap)
+        check_round_cap(self.exchange_cap, "exchange_cap")
 
 
 @dataclass(frozen=True)

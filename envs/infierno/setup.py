@@ -21,7 +21,7 @@ from duelo.envs.core.config import (
     require_known,
     require_printable,
 )
-from duelo.envs.core.record import MAX_ROUND_CAP
+from duelo.envs.core.record import check_round_cap
 
 
 class Category(StrEnum):
@@ -247,8 +247,7 @@ class InfiernoOptions:
                 raise ValueError(f"{name} {getattr(self, name)} must be a percentage 0..100")
         if self.speed < 1 or self.arena < 2:
             raise ValueError("speed and arena must be positive (arena >= 2)")
-        if not 1 <= self.round_cap <= MAX_ROUND_CAP:
-            raise ValueError(f"round_cap {self.round_cap} must lie in 1..{MAX_ROUND_CAP}")
+        check_round_cap(self.round_cap)
 
 
 @dataclass(frozen=True)

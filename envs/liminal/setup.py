@@ -20,7 +20,7 @@ from duelo.envs.core.config import (
     require_known,
     require_printable,
 )
-from duelo.envs.core.record import MAX_ROUND_CAP
+from duelo.envs.core.record import check_round_cap
 
 
 class Band(IntEnum):
@@ -175,8 +175,7 @@ class LiminalOptions:
             raise ValueError("the strength bonuses must lie in 0..4")
         if not 0 < self.withdraw_stake <= 1:
             raise ValueError(f"withdraw_stake {self.withdraw_stake} must lie in (0, 1]")
-        if not 1 <= self.round_cap <= MAX_ROUND_CAP:
-            raise ValueError(f"round_cap {self.round_cap} must lie in 1..{MAX_ROUND_CAP}")
+        check_round_cap(self.round_cap)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from duelo.envs.core.config import (
     require_known,
     require_printable,
 )
-from duelo.envs.core.record import MAX_ROUND_CAP
+from duelo.envs.core.record import check_round_cap
 
 MAX_DOTS = 5
 """Attributes, Abilities and Disciplines lie in 0..5 (Attributes 1..5; §2)."""
@@ -205,8 +205,7 @@ class VampiroOptions:
     """§12: turns before the fight is truncated as a draw."""
 
     def __post_init__(self) -> None:
-        if not 1 <= self.round_cap <= MAX_ROUND_CAP:
-            raise ValueError(f"round_cap {self.round_cap} must lie in 1..{MAX_ROUND_CAP}")
+        check_round_cap(self.round_cap)
 
 
 @dataclass(frozen=True)
