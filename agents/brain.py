@@ -163,14 +163,30 @@ class NumpyBrain:
         return flat
 
 
-def shipped_brains(system: str) -> list[str]:
-    """Names of the brains shipped with duelo for `system` ("brain:NAME")."""
+def shipped_brains(system: str, variant: Mapping[str, Any] | None = None) -> list[str]:
+    """Names of the brains shipped with duelo for `system` ("brain:NAME"); with `variant`,
+    only those whose training fixed no option or fighter the variant does not (a brain
+    trained as the PJ of the faithful card duel sits out the symmetric one). Scenarios
+    do not count: a brain is judged in every scenario of its system."""
     names = []
     for folder in sorted(Path(str(resources.files("duelo.brains"))).iterdir()):
         manifest = folder / MANIFEST
-        if manifest.is_file() and json.loads(manifest.read_text("utf-8")).get("system") == system:
+        if not manifest.is_file():
+            continue
+        read = json.loads(manifest.read_text("utf-8"))
+        trained = {k: v for k, v in read.get("env_kwargs", {}).items() if k != "scenario"}
+        if read.get("system") == system and (variant is None or _within(trained, variant)):
             names.append(f"brain:{folder.name}")
     return names
+
+
+def _within(fixed: Any, variant: Any) -> bool:
+    """Whether `variant` sets everything `fixed` sets, alike (nested dicts by key)."""
+    if isinstance(fixed, Mapping):
+        return isinstance(variant, Mapping) and all(
+            _within(value, variant.get(key)) for key, value in fixed.items()
+        )
+    return bool(fixed == variant)
 
 
 def brain_folder(reference: str | Path) -> Path:

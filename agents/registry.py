@@ -7,8 +7,8 @@
   can build it too);
 - "brain:PATH": a trained brain folder (see `duelo.agents.brain`);
 - "SYSTEM:optimal": the exact solver's moves for the duel in play, where the duel is
-  one of perfect information small enough to solve (`duelo.evaluation.optimal`).
-"""
+  one of perfect information small enough to solve, and the card duel's solved models
+  (`duelo.evaluation.optimal`)."""
 
 from __future__ import annotations
 

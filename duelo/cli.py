@@ -25,6 +25,7 @@ from duelo.evaluation.tournament import (
     MAX_DUELS,
     TournamentSpec,
     canonical_policies,
+    default_suite,
     run_tournament,
 )
 from duelo.play import LeftTheTable, play
@@ -418,9 +419,14 @@ def run_tournaments(args: argparse.Namespace) -> None:
     check_out_folder(args.out)
     specs = []
     for name in args.system or list(SYSTEMS):
-        variant = duel_variant(name, args.scenario, None, args.option)
+        # no --scenario: the system's suite of setups, the --option values laid over each
+        options = {"options": dict(args.option)} if args.option else {}
+        suite = () if args.scenario else default_suite(name, options)
+        variant = {} if suite else duel_variant(name, args.scenario, None, args.option)
         policies = canonical_policies(
-            name, args.policies or [*policy_names(name), *shipped_brains(name)], variant
+            name,
+            args.policies or [*policy_names(name), *shipped_brains(name, options or variant)],
+            suite[0] if suite else variant,
         )
         specs.append(
             TournamentSpec(
@@ -430,6 +436,7 @@ def run_tournaments(args: argparse.Namespace) -> None:
                 seed=args.seed,
                 variant=variant,
                 move_time_limit=args.move_time_limit,
+                suite=suite,
             )
         )
     reports = []
@@ -437,7 +444,9 @@ def run_tournaments(args: argparse.Namespace) -> None:
         progress = None if args.quiet or not sys.stderr.isatty() else progress_bar(spec.system)
         records = run_tournament(spec, args.out / spec.system, args.workers, args.resume, progress)
         report = build_report(records, list(spec.policies), seed=args.seed)
-        if args.exact:
+        if args.exact and spec.suite:
+            print(f"no exact figures: {spec.system} plays a suite of setups; name one (--scenario)")
+        elif args.exact:
             report, line = with_exact_figures(
                 report, spec.variant, EXACT_MAX_STATES, EXACT_MAX_SECONDS
             )

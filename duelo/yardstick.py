@@ -4,7 +4,8 @@
 prints its exact value and, for each policy, its exact score against an optimal
 opponent and against the best response to it. `exploit` gives one policy's
 exploitability: exact where the solver applies, else a lower bound from a best
-response trained by MaskablePPO (`duelo.evaluation.exploit.probe`).
+response trained by MaskablePPO (`duelo.evaluation.exploit.probe`). The card duel,
+whose cards are hidden, is solved under its own models instead (`duelo.card_solve`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from typing import Any, TextIO
 import numpy as np
 
 from duelo.agents.registry import make_policy
+from duelo.card_solve import print_card_duel, print_faithful_exploit
+from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
 from duelo.evaluation.exploit import exact_scores, probe
 from duelo.evaluation.optimal import OptimalPolicy
 from duelo.evaluation.solver import (
-    Graph,
     NotSolvableError,
     enumerate_duel,
     score_of_a,
@@ -30,11 +32,6 @@ Z99 = 2.5758293035489004
 """The normal quantile of a two-sided 99 % interval."""
 
 
-def walk(name: str, variant: dict[str, Any], max_states: int, max_seconds: float) -> Graph:
-    """The state graph of `name`'s duel in `variant` (errors say why it cannot be had)."""
-    return enumerate_duel(system(name).ruleset(**variant), max_states, max_seconds)
-
-
 def print_solve(
     name: str,
     variant: dict[str, Any],
@@ -44,7 +41,11 @@ def print_solve(
     check: int,
     out: TextIO,
 ) -> None:
-    graph = walk(name, variant, max_states, max_seconds)
+    ruleset = system(name).ruleset(**variant)
+    if isinstance(ruleset, EsgrimaDuelRuleset):
+        print_card_duel(name, ruleset, variant, policies, check, out)
+        return
+    graph = enumerate_duel(ruleset, max_states, max_seconds)
     optimal = solve(graph)
     value = optimal.value
     where = ", ".join(f"{k} {v}" for k, v in variant.items()) or "default"
@@ -97,9 +98,13 @@ def print_exploit(
     max_seconds: float,
     out: TextIO,
 ) -> None:
-    make_policy(policy, name, variant)  # an unknown name fails before any work
+    played = make_policy(policy, name, variant)  # an unknown name fails before any work
+    ruleset = system(name).ruleset(**variant)
+    if isinstance(ruleset, EsgrimaDuelRuleset) and ruleset.options.duel_variant == "faithful":
+        print_faithful_exploit(policy, played, ruleset, duels, out)
+        return
     try:
-        graph = walk(name, variant, max_states, max_seconds)
+        graph = enumerate_duel(ruleset, max_states, max_seconds)
     except NotSolvableError as why:
         print(f"no exact answer: {why}", file=out)
         print(f"training a best response to {policy} for {steps:,} steps in {folder}", file=out)

@@ -6,6 +6,10 @@ reached in) to the solver's move there, so the optimal play can sit in any seat 
 any tournament, duel or env. Where two states look alike to a seat yet call for
 different moves, the observation is not all the seat needs to know; the table keeps
 the first and counts the clash (`clashes`), and `duelo solve` reports it.
+
+The card duel hides hands and deck: `esgrima_duel:optimal` is the faithful duel solved
+as the PJ's own problem (`card_duel`), and the symmetric one's equilibrium under a stated
+abstraction (`card_duel_symmetric`).
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
+from duelo.evaluation.card_duel import CardDuelPolicy, solve_card_duel
+from duelo.evaluation.card_duel_symmetric import SymmetricDuelPolicy, solve_symmetric_duel
 from duelo.evaluation.solver import Solution, at_round, enumerate_duel, solve
 
 MAX_STATES = 1_000_000
@@ -72,14 +79,22 @@ def _digest(observation: np.ndarray) -> bytes:
     return hashlib.blake2b(values, digest_size=16).digest()
 
 
-def optimal_policy(system_name: str, variant: dict[str, Any]) -> OptimalPolicy:
+def optimal_policy(
+    system_name: str, variant: dict[str, Any]
+) -> OptimalPolicy | CardDuelPolicy | SymmetricDuelPolicy:
     """The optimal policy of `system_name`'s duel in `variant`, solved once per process."""
     return _solved(system_name, json.dumps(variant, sort_keys=True))
 
 
 @lru_cache(maxsize=4)
-def _solved(system_name: str, variant_json: str) -> OptimalPolicy:
+def _solved(
+    system_name: str, variant_json: str
+) -> OptimalPolicy | CardDuelPolicy | SymmetricDuelPolicy:
     from duelo.registration import system
 
     ruleset = system(system_name).ruleset(**json.loads(variant_json))
+    if isinstance(ruleset, EsgrimaDuelRuleset):  # hidden cards: solved by their own models
+        if ruleset.options.duel_variant == "faithful":
+            return CardDuelPolicy(solve_card_duel(ruleset))
+        return SymmetricDuelPolicy(solve_symmetric_duel(ruleset))
     return OptimalPolicy(solve(enumerate_duel(ruleset, MAX_STATES, MAX_SECONDS)))

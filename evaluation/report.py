@@ -83,6 +83,9 @@ class Report:
     """Each policy's exploitability, where the exact solver gave one (`--exact`)."""
     exact_scores: dict[str, float] = field(default_factory=dict)
     """The exact score of each pairing's first policy, keyed "A vs B", where solved."""
+    by_setup: dict[str, dict[str, float]] = field(default_factory=dict)
+    """In a suite: each setup's scores of each pairing's first policy, keyed by the
+    setup's label, then "A vs B" (empty when every duel played one setup)."""
 
 
 def score_of_a(record: dict[str, Any]) -> float:
@@ -151,7 +154,34 @@ def build_report(records: list[dict[str, Any]], policies: list[str], seed: int =
         matrix=matrix,
         duels=len(records),
         mean_decisions=float(np.mean([r["decisions"] for r in records])),
+        by_setup=_by_setup(records, pairings),
     )
+
+
+def setup_label(variant: dict[str, Any]) -> str:
+    """A setup's name in a report: its scenario, fighters and options, or "default"."""
+    parts = [str(variant["scenario"])] if "scenario" in variant else []
+    if "fighters" in variant:
+        parts.append(" vs ".join(map(str, variant["fighters"])))
+    parts += [f"{k}={v}" for k, v in sorted(variant.get("options", {}).items())]
+    return ", ".join(parts) or "default"
+
+
+def _by_setup(
+    records: list[dict[str, Any]], pairings: list[Pairing]
+) -> dict[str, dict[str, float]]:
+    tallies: dict[str, dict[str, Tally]] = {}
+    for record in records:
+        setup = tallies.setdefault(setup_label(record["variant"]), {})
+        key = f"{record['a']} vs {record['b']}"
+        setup[key] = setup.get(key, Tally()).add(score_of_a(record))
+    if len(tallies) < 2:
+        return {}
+    order = [f"{p.a} vs {p.b}" for p in pairings]
+    return {
+        label: {key: by_pair[key].score for key in order if key in by_pair}
+        for label, by_pair in tallies.items()
+    }
 
 
 # --- renderings ------------------------------------------------------------------
@@ -238,6 +268,21 @@ def render(report: Report, markdown: bool = False) -> str:
         "(bootstrap 95 % interval):",
         _table(rating_header, rating_rows, markdown),
     ]
+    if report.by_setup:
+        labels = list(report.by_setup)
+        setup_rows = [
+            [f"{_short(p.a)} vs {_short(p.b)}"]
+            + [
+                f"{report.by_setup[label].get(f'{p.a} vs {p.b}', float('nan')):.3f}"
+                for label in labels
+            ]
+            for p in report.pairings
+        ]
+        sections += [
+            "Per setup of the suite (the pairing's score there; each setup plays an equal "
+            "share of its games):",
+            _table(["pairing", *labels], setup_rows, markdown),
+        ]
     if report.gap_to_optimal:
         sections.append(
             "Exact figures from the solver: each pairing's exact score, and each policy's gap "

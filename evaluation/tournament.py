@@ -1,7 +1,8 @@
 """Round-robin tournaments of policies, streamed to an append-only JSONL file.
 
 Every pairing plays `duels` duels: `duels / 2` seeds, each played twice with the
-seats swapped. A duel's seed comes from `numpy.random.SeedSequence` keyed by the
+seats swapped; in a suite of setups (scenarios, variants), game g plays setup g
+mod n. A duel's seed comes from `numpy.random.SeedSequence` keyed by the
 tournament seed, the system, the two policy names and the game number, so any
 duel replays alone from its record, and adding a policy changes no other seed.
 
@@ -58,6 +59,10 @@ class TournamentSpec:
     """Keyword variants of the system's ruleset (e.g. {"scenario": "brawl"})."""
     move_time_limit: float | None = 1.0
     """Seconds a policy may take for one move before it forfeits."""
+    suite: tuple[dict[str, Any], ...] = ()
+    """Whole variants (setups) that every pairing's games cycle through: game g plays
+    setup g mod n, both seat orders alike (fewer games than setups play the first
+    ones). Empty: every game plays `variant`."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.duels <= MAX_DUELS or self.duels % 2:
@@ -67,6 +72,15 @@ class TournamentSpec:
         if len(set(self.policies)) != len(self.policies) or len(self.policies) < 2:
             raise ValueError(f"a tournament needs two or more distinct policies: {self.policies}")
         system(self.system).check_variant(self.variant, "tournament variant")
+        if self.suite:
+            if self.variant:
+                raise ValueError("a tournament plays a variant or a suite of them, not both")
+            for setup in self.suite:
+                system(self.system).check_variant(setup, "tournament suite")
+
+    def setup(self, game: int) -> dict[str, Any]:
+        """The variant game number `game` plays."""
+        return self.suite[game % len(self.suite)] if self.suite else self.variant
 
 
 @dataclass(frozen=True)
@@ -97,6 +111,26 @@ def canonical_policies(
     return tuple(canonical)
 
 
+def default_suite(system_name: str, variant: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+    """The system's suite (`System.suite`), `variant` laid over each setup (its options
+    win), setups made alike by it merged; empty where one setup or none is left."""
+    suite: list[dict[str, Any]] = []
+    for setup in system(system_name).suite:
+        merged = _laid_over(setup, variant)
+        if merged not in suite:
+            suite.append(merged)
+    return tuple(suite) if len(suite) > 1 else ()
+
+
+def _laid_over(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in top.items():
+        below = merged.get(key)
+        both = isinstance(below, dict) and isinstance(value, dict)
+        merged[key] = _laid_over(below, value) if both else value  # type: ignore[arg-type]
+    return merged
+
+
 def duel_seed(tournament_seed: int, system_name: str, a: str, b: str, game: int) -> int:
     """The seed shared by both seat orders of one game of one pairing."""
     key = [zlib.crc32(text.encode()) for text in (system_name, *sorted((a, b)))]
@@ -111,7 +145,7 @@ def schedule(spec: TournamentSpec) -> Iterator[DuelJob]:
             seed = duel_seed(spec.seed, spec.system, a, b, game)
             for seat_of_a in (0, 1):
                 yield DuelJob(
-                    spec.system, spec.variant, a, b, game, seat_of_a, seed, spec.move_time_limit
+                    spec.system, spec.setup(game), a, b, game, seat_of_a, seed, spec.move_time_limit
                 )
 
 
@@ -215,7 +249,6 @@ def checked_records(path: Path, records: list[Any], spec: TournamentSpec) -> lis
     an exact repeat is dropped with a warning."""
     version = system(spec.system).ruleset.version
     pairings = set(combinations(spec.policies, 2))
-    variant = json.loads(json.dumps(spec.variant))  # as a record stores it
     seen: dict[tuple[str, str, int, int], tuple[int, dict[str, Any]]] = {}
     kept = []
     for number, record in enumerate(records, start=1):
@@ -231,9 +264,9 @@ def checked_records(path: Path, records: list[Any], spec: TournamentSpec) -> lis
         ours = (
             record["system"] == spec.system
             and record["version"] == version
-            and record["variant"] == variant
             and (record["a"], record["b"]) in pairings
             and 0 <= record["game"] < spec.duels // 2
+            and record["variant"] == json.loads(json.dumps(spec.setup(record["game"])))
             and record["seat_of_a"] in (0, 1)
             and record["seed"]
             == duel_seed(spec.seed, spec.system, record["a"], record["b"], record["game"])

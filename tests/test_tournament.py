@@ -11,14 +11,16 @@ import numpy as np
 import pytest
 
 from duelo.agents.registry import make_policy
+from duelo.envs.core.config import ConfigError
 from duelo.envs.core.runner import play_duel
 from duelo.envs.infierno import InfiernoRuleset
-from duelo.envs.systems import SYSTEMS
+from duelo.envs.systems import SUITE_BAND, SYSTEMS
 from duelo.evaluation.report import build_report, render
 from duelo.evaluation.stats import wilson_interval
 from duelo.evaluation.tournament import (
     RESULTS_FILE,
     TournamentSpec,
+    default_suite,
     read_records,
     run_job,
     run_tournament,
@@ -288,3 +290,80 @@ def test_a_second_writer_is_refused(tmp_path: Path) -> None:
         with pytest.raises(FileExistsError, match="being written by another run"):
             run_tournament(spec(), tmp_path, resume=True)
     assert len(run_tournament(spec(), tmp_path, resume=True)) == 60  # released: it resumes
+
+
+# --- suites of setups --------------------------------------------------------------
+
+SUITE = ({"scenario": "formal_duel"}, {"scenario": "brawl"})
+
+
+def suite_spec(duels: int = 20) -> TournamentSpec:
+    return TournamentSpec(system="infierno", policies=POLICIES, duels=duels, seed=3, suite=SUITE)
+
+
+def test_a_suite_spreads_each_pairing_over_its_setups(tmp_path: Path) -> None:
+    """Game g plays setup g mod n from both seats; the report scores each setup apart
+    as well as the whole; a killed run resumes to the same file."""
+    jobs = list(schedule(suite_spec()))
+    for job in jobs:
+        assert job.variant == SUITE[job.game % 2]
+    full = run_tournament(suite_spec(), tmp_path / "full")
+    report = build_report(full, list(POLICIES))
+    assert set(report.by_setup) == {"formal_duel", "brawl"}
+    for pairing in report.pairings:
+        key = f"{pairing.a} vs {pairing.b}"
+        halves = [report.by_setup[label][key] for label in ("formal_duel", "brawl")]
+        assert np.mean(halves) == pytest.approx(pairing.total.score)  # equal shares
+    assert "Per setup of the suite" in render(report)
+
+    def stop_after_25(done: int, total: int) -> None:
+        if done == 25:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(suite_spec(), tmp_path / "cut", progress=stop_after_25)
+    run_tournament(suite_spec(), tmp_path / "cut", resume=True)
+    path = tmp_path / "cut" / RESULTS_FILE
+    assert path.read_bytes() == (tmp_path / "full" / RESULTS_FILE).read_bytes()
+
+
+def test_a_record_of_another_setup_is_refused(tmp_path: Path) -> None:
+    run_tournament(suite_spec(duels=4), tmp_path)
+    path = tmp_path / RESULTS_FILE
+    lines = path.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["variant"] = SUITE[1]  # game 0 plays the formal duel
+    path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    with pytest.raises(ValueError, match="line 1 is a duel of another tournament"):
+        run_tournament(suite_spec(duels=4), tmp_path, resume=True)
+
+
+def test_a_suite_is_checked_when_it_is_made() -> None:
+    with pytest.raises(ValueError, match="a variant or a suite"):
+        TournamentSpec("infierno", POLICIES, variant={"scenario": "brawl"}, suite=SUITE)
+    with pytest.raises(ConfigError, match="tournament suite"):
+        TournamentSpec("infierno", POLICIES, suite=({"scenario": "nowhere"}, SUITE[0]))
+
+
+def test_the_options_lie_over_every_setup_of_the_default_suite() -> None:
+    two = default_suite("esgrima_duel", {"options": {"exchange_cap": 10}})
+    assert [setup["options"] for setup in two] == [
+        {"duel_variant": "symmetric", "exchange_cap": 10},
+        {"duel_variant": "faithful", "exchange_cap": 10},
+    ]
+    assert default_suite("esgrima_duel", {"options": {"duel_variant": "faithful"}}) == ()
+    assert default_suite("esgrima", {}) == ()  # one setup: the default scenario
+
+
+@pytest.mark.parametrize("name", [name for name, info in SYSTEMS.items() if info.suite])
+def test_in_every_setup_of_a_suite_play_decides(name: str) -> None:
+    """Two experts: side A's score stays in the band (`SUITE_BAND`), within the 99 %
+    interval of 400 duels; a setup its seat decides, as Vampiro's stakeout (0.989), fails."""
+    low, high = SUITE_BAND
+    for setup in SYSTEMS[name].suite:
+        ruleset = SYSTEMS[name].ruleset(**setup)
+        expert = make_policy("expert", name, setup)
+        winners = [play_duel(ruleset, (expert, expert), seed).outcome.winner for seed in range(400)]
+        scores = [{0: 1.0, 1: 0.0, None: 0.5}[winner] for winner in winners]
+        a_low, a_high = wilson_interval(sum(scores), len(scores), z=2.5758293035489004)
+        assert a_low <= high and a_high >= low, (setup, np.mean(scores))

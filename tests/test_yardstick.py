@@ -97,3 +97,27 @@ def test_the_tournament_adds_exact_figures_where_it_can(
         == 0
     )
     assert "no exact figures" in capsys.readouterr().out
+
+
+def test_solve_and_exploit_the_card_duel(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each variant under its own model: the value, its Monte Carlo check, and each
+    policy in the real duel; in the faithful duel, exploitability is half the gap."""
+    short = ["--option", "exchange_cap=4", "--option", "duel_end=first_blood"]
+    faithful = [*short, "--option", "duel_variant=faithful"]
+    argv = ["solve", "esgrima_duel", *faithful, "--check", "2000", "--policies", "random"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    value = float(re.search(r"the PJ scores (\d\.\d+)", out).group(1))
+    assert 0 < value < 1 and "the exact value is inside" in out
+    random_row = out.splitlines()[-1].split()
+    assert random_row[0] == "random" and float(random_row[-1]) > 0.1  # far below optimal
+    uneven = ["--fighters", "apprentice", "pirate"]
+    argv = ["solve", "esgrima_duel", *short, *uneven, "--check", "2000", "--policies", "random"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "the exact value is inside" in out
+    assert float(out.splitlines()[-1].split()[1]) < 0.5  # random loses to the equilibrium
+    argv = ["exploit", "random", "--system", "esgrima_duel", *faithful, "--duels", "400"]
+    assert main(argv) == 0
+    found = re.search(r"exploitability, half the gap, is about (\d\.\d+)", capsys.readouterr().out)
+    assert found and float(found.group(1)) > 0.05

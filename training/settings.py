@@ -64,6 +64,11 @@ class TrainSettings:
     """Chance that an episode's opponent is a snapshot, once there are any."""
     max_snapshots: int = 4
     """Snapshots kept in the pool (the oldest leaves first)."""
+    teacher: str = ""
+    """A policy the learner imitates before it learns by reward (DAgger, `training/imitate.py`),
+    e.g. "esgrima_duel:optimal"; empty: none."""
+    teacher_decisions: int = 0
+    """Decisions the teacher labels for the imitation (with `teacher`)."""
     eval_every: int = 50_000
     """Learner steps between evaluations against every scripted opponent."""
     eval_duels: int = 200
@@ -128,6 +133,12 @@ class TrainSettings:
             raise ValueError("opponents must name at least one policy")
         for name in self.opponents:
             make_policy(name, self.system)  # an unknown name fails here, not mid-run
+        if bool(self.teacher) != (self.teacher_decisions > 0):
+            raise ValueError("teacher and teacher_decisions come together, or neither")
+        if self.teacher_decisions < 0:
+            raise ValueError("teacher_decisions must be 0 or more")
+        if self.teacher:
+            make_policy(self.teacher, self.system, self.env_kwargs)
 
     @property
     def system(self) -> str:

@@ -31,6 +31,7 @@ import duelo  # noqa: F401  (registers the env ids)
 from duelo.agents.brain import load_brain
 from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
+from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.report import Tally, score_of_a
 from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
 from duelo.training.export import (
@@ -39,6 +40,7 @@ from duelo.training.export import (
     replace_folder,
     write_brain,
 )
+from duelo.training.imitate import imitate
 from duelo.training.settings import SETTINGS_FILE, TrainSettings, load_settings
 
 CHECKPOINT_DIR = "checkpoint"
@@ -338,6 +340,20 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
     logs = run / "logs" / (f"from_{state['timesteps']}" if resume else "")
     logger = configure(str(logs), formats)
     model.set_logger(logger)
+
+    # --- imitation: a warm start from a teacher, before the first checkpoint ---
+    if settings.teacher and not resume:
+        teacher = make_policy(settings.teacher, settings.system, settings.env_kwargs)
+        spec = SYSTEMS[settings.system].ruleset.observation_spec
+        copied = imitate(
+            model, venv, teacher, spec, settings.teacher_decisions, settings.gamma, settings.seed
+        )
+        print(
+            f"imitated {settings.teacher} over {copied.decisions:,} decisions; the learner "
+            f"agreed with it on {copied.agreement:.1%} of the last round's",
+            file=sys.stderr,
+            flush=True,
+        )
 
     # --- learn ---
     loop = TrainingLoop(settings, run, pool, venv, state)

@@ -243,13 +243,12 @@ class EsgrimaDuelRuleset:
         names = seat_names(*(c.name for c in self.characters))
         sides = [DuelSide(c, n, Body.of(c)) for c, n in zip(self.characters, names, strict=True)]
         cards = [card for card in Card for _ in range(self.options.deck_copies)]
-        deck = self.fixed_deck if self.fixed_deck is not None else _shuffled(cards, dice)
-        state = EsgrimaDuelState(self.options, sides, list(deck))
+        state = EsgrimaDuelState(self.options, sides, self._new_deck(cards, dice))
         state.say(
             None, "Fencing duel ({}): {} vs {}", self.options.duel_variant, names[0], names[1]
         )
         for seat in self._holders(state):
-            _draw(state, seat, HAND_SIZE, dice)
+            self._draw(state, seat, HAND_SIZE, dice)
         self._roll_for_foco(state, dice)
         self._start_exchange(state, dice)
         return state
@@ -293,7 +292,7 @@ class EsgrimaDuelRuleset:
             state.commits[seat] = Commit(None)
             shown = ", ".join(_card_name(c) for c in discards) or "nothing"
             state.say(seat, "{} repositions, discarding {}", side.name, shown)
-            _draw(state, seat, HAND_SIZE - len(side.hand), dice)  # §8.1 item 6: drawn now
+            self._draw(state, seat, HAND_SIZE - len(side.hand), dice)  # §8.1 item 6: drawn now
         self._advance(state, dice)
 
     def observe(self, state: EsgrimaDuelState, seat: int) -> np.ndarray:
@@ -360,7 +359,7 @@ class EsgrimaDuelRuleset:
             state.phase = DuelPhase.SECOND
 
     def _turn_over_pnj_card(self, state: EsgrimaDuelState, dice: Dice) -> None:
-        card = _draw_one(state, dice)
+        card = self._draw_one(state, dice)
         state.commits[1] = Commit(card)
         state.say(1, "{} turns over {}", state.sides[1].name, _card_name(card))
 
@@ -379,7 +378,7 @@ class EsgrimaDuelRuleset:
             if card is not None:
                 state.discard.append(card)
         for seat in self._holders(state):
-            _draw(state, seat, HAND_SIZE - len(state.sides[seat].hand), dice)
+            self._draw(state, seat, HAND_SIZE - len(state.sides[seat].hand), dice)
         self._start_exchange(state, dice)
 
     def _resolve(self, state: EsgrimaDuelState, dice: Dice) -> None:
@@ -447,6 +446,25 @@ class EsgrimaDuelRuleset:
             state.say(actor, "{} recovers to {} PG", state.sides[actor].name, body.pg)
             self._roll_for_foco(state, dice)
 
+    # --- the deck -------------------------------------------------------------------
+
+    def _new_deck(self, cards: list[Card], dice: Dice) -> list[Card]:
+        """The deck, top first: the fixed order given, else `cards` shuffled (seed)."""
+        return list(self.fixed_deck) if self.fixed_deck is not None else _shuffled(cards, dice)
+
+    def _draw_one(self, state: EsgrimaDuelState, dice: Dice) -> Card:
+        """The top card; an empty deck is the shuffled discard pile (§10 #11)."""
+        if not state.deck:
+            state.deck, state.discard = _shuffled(state.discard, dice), []
+            state.say(None, "The discard pile is shuffled into a new deck of {}", len(state.deck))
+        return state.deck.pop(0)
+
+    def _draw(self, state: EsgrimaDuelState, seat: int, count: int, dice: Dice) -> None:
+        hand = state.sides[seat].hand
+        for _ in range(count):
+            hand.append(self._draw_one(state, dice))
+        hand.sort()
+
     def _hurt(self, state: EsgrimaDuelState, actor: int, damage: int) -> None:
         target = state.sides[1 - actor]
         armour_before = target.body.armour_pts
@@ -474,21 +492,6 @@ def _shuffled(cards: list[Card], dice: Dice) -> list[Card]:
         j = dice.roll(i + 1, "shuffle") - 1
         cards[i], cards[j] = cards[j], cards[i]
     return cards
-
-
-def _draw_one(state: EsgrimaDuelState, dice: Dice) -> Card:
-    """The top card; an empty deck is the shuffled discard pile (§10 #11)."""
-    if not state.deck:
-        state.deck, state.discard = _shuffled(state.discard, dice), []
-        state.say(None, "The discard pile is shuffled into a new deck of {}", len(state.deck))
-    return state.deck.pop(0)
-
-
-def _draw(state: EsgrimaDuelState, seat: int, count: int, dice: Dice) -> None:
-    hand = state.sides[seat].hand
-    for _ in range(count):
-        hand.append(_draw_one(state, dice))
-    hand.sort()
 
 
 def _card_name(card: Card) -> str:
