@@ -162,13 +162,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="seat-swapped duels of the best response against the policy",
     )
     exploit.add_argument("--out", type=Path, default=Path("duelo-exploit"))
-    for command in (solver, exploit):
+    # exploit falls back on training where the walk stops: it walks no more than --exact
+    for command, states, walk_seconds in (
+        (solver, 2_000_000, 3600.0),
+        (exploit, EXACT_MAX_STATES, EXACT_MAX_SECONDS),
+    ):
         command.add_argument("--scenario", help="a scenario of the system (default: its first)")
         command.add_argument("--fighters", nargs=2, metavar=("A", "B"), help="character ids")
         command.add_argument(
-            "--max-states", type=bounded_int(1, 10**9), default=2_000_000, help="walk no further"
+            "--max-states", type=bounded_int(1, 10**9), default=states, help="walk no further"
         )
-        command.add_argument("--max-seconds", type=seconds, default=3600.0, help="walk no longer")
+        command.add_argument(
+            "--max-seconds", type=seconds, default=walk_seconds, help="walk no longer"
+        )
     for command in (duel, table, tournament, solver, exploit):
         command.add_argument(
             "--option",

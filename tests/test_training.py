@@ -22,6 +22,7 @@ from duelo.agents.registry import make_policy  # noqa: E402
 from duelo.envs.core.config import ConfigError  # noqa: E402
 from duelo.envs.core.runner import duel_streams  # noqa: E402
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset  # noqa: E402
+from duelo.envs.systems import SYSTEMS  # noqa: E402
 from duelo.evaluation.report import Tally, score_of_a  # noqa: E402
 from duelo.evaluation.tournament import TournamentSpec, run_job, schedule  # noqa: E402
 from duelo.training import train as training  # noqa: E402
@@ -389,3 +390,39 @@ def test_a_teacher_comes_with_its_decisions() -> None:
         short(teacher="random")
     with pytest.raises(ValueError, match="teacher and teacher_decisions"):
         short(teacher_decisions=100)
+
+
+def test_each_env_imitates_the_teacher_of_its_own_scenario(tmp_path: Path) -> None:
+    """Across two Liminal scenarios (one round each, so each solves in a moment), env i
+    imitates the solved play of the scenario it plays: one scenario's teacher would meet
+    the other's observations and refuse them."""
+    settings = short(
+        env_id="duelo/Liminal-v0",
+        env_kwargs={"options": {"round_cap": 1}},
+        scenarios=("brawl", "standoff"),
+        opponents=("liminal:random",),
+        teacher="liminal:optimal",
+        teacher_decisions=8_000,
+        n_timesteps=512,
+        learning_rate=1e-5,
+        eval_every=10**6,
+    )
+    training.train(settings, tmp_path)
+    brain = load_brain(str(tmp_path / training.LATEST_BRAIN), "liminal")
+    rng = np.random.default_rng(0)
+    for scenario in settings.scenarios:
+        variant = settings.variant(scenario)
+        teacher = make_policy("liminal:optimal", "liminal", variant)
+        ruleset = SYSTEMS["liminal"].ruleset(**variant)
+        agreed = decisions = 0
+        for seed in range(100):
+            dice, _ = duel_streams(seed)
+            state = ruleset.new_duel(dice)
+            while (seat := ruleset.to_act(state)) is not None:
+                view = ruleset.observation_spec.view(ruleset.observe(state, seat))
+                mask = ruleset.legal_actions(state, seat)
+                move = teacher.act(view, mask, rng)
+                agreed += brain.act(view, mask, rng) == move
+                decisions += 1
+                ruleset.apply(state, seat, move, dice)
+        assert agreed / decisions > 0.8, (scenario, agreed, decisions)

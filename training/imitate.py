@@ -10,6 +10,7 @@ the teacher (`SYSTEM:optimal`), PPO starts from the optimum instead of from noth
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,14 +42,15 @@ class Imitation:
 def imitate(
     model: Any,
     venv: Any,
-    teacher: Policy,
+    teachers: Sequence[Policy],
     spec: ObservationSpec,
     decisions: int,
     gamma: float,
     seed: int,
 ) -> Imitation:
-    """Fit `model`'s policy to `teacher` over `decisions` labelled decisions (see the
-    module docstring); `venv` is the training VecNormalize, whose statistics it updates."""
+    """Fit `model`'s policy to `teachers[i]` in env i over `decisions` labelled decisions
+    (see the module docstring); `venv` is the training VecNormalize, whose statistics it
+    updates."""
     rng = np.random.default_rng(seed)
     raw: list[np.ndarray] = []
     masks: list[np.ndarray] = []
@@ -59,7 +61,7 @@ def imitate(
     venv.reset()
     for round_ in range(ROUNDS):
         teacher_share = 1 - round_ / ROUNDS
-        seen, agreed = _play(model, venv, teacher, spec, per_round, teacher_share, gamma, rng)
+        seen, agreed = _play(model, venv, teachers, spec, per_round, teacher_share, gamma, rng)
         raw += [s[0] for s in seen]
         masks += [s[1] for s in seen]
         labels += [s[2] for s in seen]
@@ -72,7 +74,7 @@ def imitate(
 def _play(
     model: Any,
     venv: Any,
-    teacher: Policy,
+    teachers: Sequence[Policy],
     spec: ObservationSpec,
     steps: int,
     teacher_share: float,
@@ -89,7 +91,8 @@ def _play(
         raw = venv.get_original_obs()
         mask = get_action_masks(venv)
         moves = np.array(
-            [teacher.act(spec.view(raw[i]), mask[i].copy(), rng) for i in range(n)], dtype=np.int64
+            [teachers[i].act(spec.view(raw[i]), mask[i].copy(), rng) for i in range(n)],
+            dtype=np.int64,
         )
         own, _ = model.predict(venv.normalize_obs(raw), action_masks=mask, deterministic=True)
         agreed += int((own == moves).sum())

@@ -66,7 +66,7 @@ class TrainSettings:
     """Snapshots kept in the pool (the oldest leaves first)."""
     teacher: str = ""
     """A policy the learner imitates before it learns by reward (DAgger, `training/imitate.py`),
-    e.g. "esgrima_duel:optimal"; empty: none."""
+    e.g. "esgrima_duel:optimal", made for each env's scenario; empty: none."""
     teacher_decisions: int = 0
     """Decisions the teacher labels for the imitation (with `teacher`)."""
     eval_every: int = 50_000
@@ -138,7 +138,7 @@ class TrainSettings:
         if self.teacher_decisions < 0:
             raise ValueError("teacher_decisions must be 0 or more")
         if self.teacher:
-            make_policy(self.teacher, self.system, self.env_kwargs)
+            make_policy(self.teacher, self.system, self.variants[0])
 
     @property
     def system(self) -> str:

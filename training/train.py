@@ -343,10 +343,14 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
 
     # --- imitation: a warm start from a teacher, before the first checkpoint ---
     if settings.teacher and not resume:
-        teacher = make_policy(settings.teacher, settings.system, settings.env_kwargs)
+        variants = settings.variants  # env i plays variants[i mod n]: so does its teacher
+        teachers = [
+            make_policy(settings.teacher, settings.system, variants[i % len(variants)])
+            for i in range(settings.n_envs)
+        ]
         spec = SYSTEMS[settings.system].ruleset.observation_spec
         copied = imitate(
-            model, venv, teacher, spec, settings.teacher_decisions, settings.gamma, settings.seed
+            model, venv, teachers, spec, settings.teacher_decisions, settings.gamma, settings.seed
         )
         print(
             f"imitated {settings.teacher} over {copied.decisions:,} decisions; the learner "
