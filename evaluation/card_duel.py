@@ -300,17 +300,19 @@ class CardDuelSolution:
         return int(ACTION[_HAND_AT[hand], slot])
 
 
-def solve_card_duel(ruleset: EsgrimaDuelRuleset) -> CardDuelSolution:
-    """Solve the faithful duel `ruleset` sets up, under the endless-deck model."""
-    if ruleset.options.duel_variant != "faithful":
-        raise NotSolvableError(
-            "esgrima_duel: this solver plays the faithful duel (the symmetric one: "
-            "card_duel_symmetric)"
-        )
+def check_modelled(ruleset: EsgrimaDuelRuleset, variant: str) -> None:
+    """Refuse a duel other than the `variant` a solver models, or one with a fixed deck."""
+    if ruleset.options.duel_variant != variant:
+        raise NotSolvableError(f"esgrima_duel: this solver plays the {variant} duel")
     if ruleset.fixed_deck is not None:
         raise NotSolvableError(
             "esgrima_duel: a fixed deck order is not the shuffled deck the model assumes"
         )
+
+
+def solve_card_duel(ruleset: EsgrimaDuelRuleset) -> CardDuelSolution:
+    """Solve the faithful duel `ruleset` sets up, under the endless-deck model."""
+    check_modelled(ruleset, "faithful")
     began = time.perf_counter()
     cells = Bodies.of(ruleset)
     rules = ExchangeRules.of(ruleset)

@@ -51,11 +51,11 @@ from duelo.evaluation.card_duel import (
     EndlessDeckDuel,
     ExchangeRules,
     Resolution,
+    check_modelled,
     commit_seen,
     hand_seen,
     resolution,
 )
-from duelo.evaluation.solver import NotSolvableError
 
 COMMITS = CARDS + 1
 """A card, or `REPOSITIONED`."""
@@ -116,12 +116,7 @@ class SymmetricSolution:
 
 def solve_symmetric_duel(ruleset: EsgrimaDuelRuleset) -> SymmetricSolution:
     """Solve the symmetric duel `ruleset` sets up, under the redrawn-hands abstraction."""
-    if ruleset.options.duel_variant != "symmetric":
-        raise NotSolvableError("esgrima_duel: this solver plays the symmetric duel")
-    if ruleset.fixed_deck is not None:
-        raise NotSolvableError(
-            "esgrima_duel: a fixed deck order is not the shuffled deck the model assumes"
-        )
+    check_modelled(ruleset, "symmetric")
     began = time.perf_counter()
     cells = Bodies.of(ruleset)
     rules = ExchangeRules.of(ruleset)
