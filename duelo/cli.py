@@ -192,6 +192,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     train.add_argument(
         "--resume", action="store_true", help="continue a killed run in --out, with its settings"
     )
+    train.add_argument(
+        "--engine",
+        choices=("python", "fast"),
+        default="python",
+        help="fast: step the envs in the compiled batched engine (extra: fast; the random "
+        "opponent, one scenario, no self-play)",
+    )
     export = commands.add_parser("export", help="turn a training run into a brain folder")
     export.add_argument("run", type=Path, help="the run directory of duelo train")
     export.add_argument("--out", type=Path, required=True, help="e.g. brains/NAME")
@@ -339,7 +346,7 @@ def run_training(args: argparse.Namespace) -> None:
         settings = load_settings(args.config).with_overrides(
             n_timesteps=args.timesteps, seed=args.seed
         )
-        print(f"wrote {train(settings, args.out, resume=args.resume)}")
+        print(f"wrote {train(settings, args.out, resume=args.resume, engine=args.engine)}")
 
 
 def duel_variant(

@@ -7,6 +7,7 @@ has the one entry point `make_env`, told its system by the registration.
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
 import gymnasium as gym
@@ -17,7 +18,15 @@ from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.policy import Policy
 from duelo.envs.systems import SYSTEMS, System, system
 
-__all__ = ["SYSTEMS", "System", "describe_systems", "make_env", "register_envs", "system"]
+__all__ = [
+    "SYSTEMS",
+    "System",
+    "describe_systems",
+    "make_env",
+    "make_vector_env",
+    "register_envs",
+    "system",
+]
 
 MAX_EPISODE_STEPS = 100_000
 """Gymnasium's `TimeLimit` on every id: a safety net no legal duel comes near (the round
@@ -42,18 +51,47 @@ def make_env(
     return info.env(opponent=make_policy(opponent, system), **kwargs)
 
 
+def make_vector_env(
+    system: str,
+    num_envs: int,
+    autoreset_mode: Any = "NextStep",
+    max_episode_steps: int | None = None,
+    **kwargs: Any,
+) -> Any:
+    """Vector entry point of the ids with a batched engine (`envs/fast`, extra `fast`):
+    `num_envs` duels of `make_env(system, **kwargs)` stepped together in compiled code."""
+    from duelo.envs.fast.vector_env import DuelVectorEnv
+
+    env = make_env(system, **kwargs)
+    return DuelVectorEnv(env, num_envs, autoreset_mode, max_episode_steps)
+
+
+FAST_SYSTEMS = frozenset({"esgrima_duel"})
+"""Systems with a batched engine (`envs/fast/engine.COMPILED`, named here so that
+registering needs neither numba nor the engine's import)."""
+
+
 def register_envs() -> None:
-    """Register every system's env id with Gymnasium (idempotent)."""
+    """Register every system's env id with Gymnasium (idempotent). Where numba is installed,
+    the ids of `FAST_SYSTEMS` get the batched engine as their vector entry point, which
+    `gymnasium.make_vec` then uses unless told `vectorization_mode="sync"`."""
+    fast = importlib.util.find_spec("numba") is not None
     for name, info in SYSTEMS.items():
         for env_id, fixed_options in info.env_ids.items():
             if env_id not in gym.registry:
+                kwargs = {
+                    "system": name,
+                    **({"fixed_options": fixed_options} if fixed_options else {}),
+                }
                 gym.register(
                     id=env_id,
                     entry_point="duelo.registration:make_env",
-                    kwargs={
-                        "system": name,
-                        **({"fixed_options": fixed_options} if fixed_options else {}),
-                    },
+                    vector_entry_point=(
+                        "duelo.registration:make_vector_env"
+                        if fast and name in FAST_SYSTEMS
+                        else None
+                    ),
+                    kwargs=kwargs,
                     max_episode_steps=MAX_EPISODE_STEPS,
                 )
 

@@ -46,9 +46,21 @@ def test_quick_bench_reports_every_figure(
     else:  # the loopback latency of duelo serve's /act
         serve = results["serve"]
         assert 0 < serve["p50_us"] <= serve["p99_us"] and serve["in_process_us"] > 0
+    batched = results["batched"]
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        assert batched is None
+    else:  # the batched engine's decisions/s at each N, beside CartPole's vector env
+        for figures in batched.values():
+            for size in figures["by_size"].values():
+                assert size["decisions_per_second"] > 0 and size["ratio_to_cartpole"] > 0
+            assert 0 < figures["training"]["env_share"] < 1
     table = capsys.readouterr().out
     assert "CartPole-v1 step" in table and "MaskablePPO frames/s" in table
     verdicts = [line for line in table.splitlines() if " met (" in line or " missed (" in line]
-    # per system: the step, the brain (if shipped) and training; plus Infierno's tournament
+    # per system: the step, the brain (if shipped) and training; plus Infierno's tournament;
+    # per batched env id: the N=1 step and training
     brains = sum(bool(shipped_brains(name)) for name in results["systems"])
-    assert len(verdicts) == 2 * len(results["systems"]) + brains + 1
+    fast = 0 if batched is None else 2 * len(batched)
+    assert len(verdicts) == 2 * len(results["systems"]) + brains + 1 + fast

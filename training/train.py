@@ -111,6 +111,45 @@ def make_env(settings: TrainSettings, pool: OpponentPool, index: int) -> Any:
     return build
 
 
+ENGINES = ("python", "fast")
+"""`duelo train --engine`: n_envs scalar envs (every setting), or one compiled batch."""
+
+
+def make_venv(settings: TrainSettings, pool: OpponentPool, engine: str) -> Any:
+    """The training envs: `n_envs` scalar envs in one process, or the batched engine."""
+    if engine == "python":
+        return DummyVecEnv([make_env(settings, pool, i) for i in range(settings.n_envs)])
+    if engine != "fast":
+        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+    refused = [
+        reason
+        for reason, wrong in (
+            (
+                "opponents: [random] (the one policy it compiles)",
+                [p.name for p in pool.scripted] != ["random"],
+            ),
+            ("self_play: false (snapshots are not compiled)", settings.self_play),
+            ("one scenario", len(settings.variants) > 1),
+        )
+        if wrong
+    ]
+    if refused:
+        raise ValueError(f"--engine fast trains with {'; '.join(refused)}")
+    try:
+        from duelo.training.fast_vec_env import FastVecEnv
+    except ImportError as error:
+        raise ImportError(
+            f"--engine fast needs the fast extra: pip install 'duelo[fast]' ({error})"
+        ) from None
+    env = gym.make(
+        settings.env_id,
+        flat_observation=True,
+        illegal_action="raise" if settings.algo == "maskable_ppo" else "penalize",
+        **settings.variants[0],
+    )
+    return FastVecEnv(env.unwrapped, settings.n_envs)
+
+
 def model_class(settings: TrainSettings) -> Any:
     if settings.algo == "maskable_ppo":
         from sb3_contrib import MaskablePPO
@@ -250,8 +289,11 @@ class TrainingLoop(BaseCallback):
         replace_folder(fresh, self.run / CHECKPOINT_DIR, self.run / f"{CHECKPOINT_DIR}.old")
 
 
-def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
+def train(settings: TrainSettings, run: Path, resume: bool = False, engine: str = "python") -> Path:
     """Train, checkpoint, evaluate; return the path of the final brain.
+
+    `engine` "fast" steps the envs in the batched engine (`make_venv` says what it serves);
+    the evaluations play the Python rules either way.
 
     With `resume`, the run continues from its last checkpoint with the settings it was
     started with, except `n_timesteps`, which may grow: a finished run resumed with more
@@ -290,7 +332,7 @@ def train(settings: TrainSettings, run: Path, resume: bool = False) -> Path:
     for name in state["snapshots"]:
         pool.add_snapshot(run / SNAPSHOTS / name, settings.system)
     venv = VecNormalize(
-        DummyVecEnv([make_env(settings, pool, i) for i in range(settings.n_envs)]),
+        make_venv(settings, pool, engine),
         norm_obs=True,
         norm_reward=False,
         clip_obs=10.0,

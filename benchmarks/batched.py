@@ -1,0 +1,241 @@
+"""The batched engine's figures (`duelo bench`, extra `fast`), each against references
+timed in the same run:
+
+- decisions per second at N = 1, 64, 1,024 and 16,384 duels stepped together, against
+  the scalar env (`gymnasium.make`) and CartPole-v1 in Gymnasium's own batched vector
+  env (its vector entry point) at the same N, all with random-legal actions;
+- one step through the compiled path at N = 1 against CartPole-v1's `gymnasium.make` step;
+- the first call's compile time, and the same start with numba's cache warm;
+- MaskablePPO on the batched engine (`duelo train --engine fast`): frames per second and
+  the env's share of the wall time.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+SIZES = (1, 64, 1024, 16384)
+ENV_IDS = ("duelo/EsgrimaDuel-v1", "duelo/EsgrimaDuelFaithful-v1")
+START = """
+import time
+started = time.perf_counter()
+import gymnasium as gym, numpy as np, duelo
+env = gym.make_vec({env_id!r}, num_envs=4)
+_, info = env.reset(seed=0)
+env.step(np.argmax(info["action_mask"], axis=1))
+print(time.perf_counter() - started)
+"""
+"""A fresh process's first batched step, imports included (the compile falls here)."""
+
+
+def vector_decisions_per_second(env: Any, seconds: float, masked: bool) -> float:
+    """Decisions a second of `env` (a vector env) with random-legal actions drawn in numpy."""
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    n = env.num_envs
+    noise = rng.random((16, n, env.single_action_space.n))
+    steps, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        if masked:
+            actions = np.argmax(noise[steps % 16] * info["action_mask"], axis=1)
+        else:
+            actions = np.argmax(noise[steps % 16], axis=1)
+        _, _, _, _, info = env.step(actions)
+        steps += 1
+    return steps * n / (time.perf_counter() - started)
+
+
+def scalar_decisions_per_second(env_id: str, seconds: float) -> float:
+    env = gym.make(env_id)
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, terminated, truncated, info = env.step(int(legal[rng.integers(legal.size)]))
+        if terminated or truncated:
+            _, info = env.reset()
+        steps += 1
+    return steps / (time.perf_counter() - started)
+
+
+def start_seconds(env_id: str) -> dict[str, float]:
+    """A fresh process's first step with numba's cache empty (compile), then warm (cached)."""
+    with tempfile.TemporaryDirectory() as cache:
+        environ = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        code = START.format(env_id=env_id)
+
+        def run() -> float:
+            out = subprocess.run(
+                [sys.executable, "-c", code],
+                env=environ,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            return float(out.stdout.strip().splitlines()[-1])
+
+        return {"cold_s": run(), "cached_s": run()}
+
+
+def training_share(env_id: str, steps: int) -> dict[str, float] | None:
+    """MaskablePPO frames/s on the batched engine, and the share of wall time in the env."""
+    try:
+        import torch
+        from sb3_contrib import MaskablePPO
+    except ImportError:
+        return None
+    from duelo.registration import make_env
+    from duelo.training.fast_vec_env import FastVecEnv
+
+    torch.set_num_threads(1)
+    env_seconds = [0.0]
+
+    class Timed(FastVecEnv):
+        """Counts what the learner asks of the env: steps, resets and masks."""
+
+        def reset(self) -> np.ndarray:
+            started = time.perf_counter()
+            out = super().reset()
+            env_seconds[0] += time.perf_counter() - started
+            return out
+
+        def step_wait(self) -> Any:
+            started = time.perf_counter()
+            out = super().step_wait()
+            env_seconds[0] += time.perf_counter() - started
+            return out
+
+        def env_method(self, method_name: str, *args: Any, **kwargs: Any) -> list[Any]:
+            started = time.perf_counter()
+            out = super().env_method(method_name, *args, **kwargs)
+            env_seconds[0] += time.perf_counter() - started
+            return out
+
+    system = gym.spec(env_id).kwargs["system"]
+    fixed = gym.spec(env_id).kwargs.get("fixed_options")
+    venv = Timed(make_env(system, fixed_options=fixed, flat_observation=True), 8)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=256, batch_size=512, n_epochs=4, seed=0)
+    started = time.perf_counter()
+    model.learn(steps)
+    wall = time.perf_counter() - started
+    return {"frames_per_second": model.num_timesteps / wall, "env_share": env_seconds[0] / wall}
+
+
+def batched_figures(quick: bool = False) -> dict[str, Any] | None:
+    """Every figure of the batched engine, or None without the `fast` extra; `quick`
+    leaves out the compile times (two fresh processes each) and the large batches."""
+    if importlib.util.find_spec("numba") is None:
+        return None
+    seconds = 0.05 if quick else 0.5
+    sizes = SIZES[:2] if quick else SIZES
+    figures: dict[str, Any] = {}
+    for env_id in ENV_IDS:
+        start = {"cold_s": None, "cached_s": None} if quick else start_seconds(env_id)
+        scalar = scalar_decisions_per_second(env_id, seconds)
+        by_size = {}
+        for n in sizes:
+            cartpole = gym.make_vec(
+                "CartPole-v1", num_envs=n, vectorization_mode="vector_entry_point"
+            )
+            reference = vector_decisions_per_second(cartpole, seconds, masked=False)
+            fast = vector_decisions_per_second(gym.make_vec(env_id, num_envs=n), seconds, True)
+            by_size[n] = {
+                "decisions_per_second": fast,
+                "ratio_to_scalar": fast / scalar,
+                "cartpole_vector_per_second": reference,
+                "ratio_to_cartpole": fast / reference,
+            }
+        reference_env = gym.make("CartPole-v1")
+        reference_env.reset(seed=0)
+        cartpole_step = 1 / _scalar_cartpole(reference_env, seconds)
+        single = 1 / by_size[1]["decisions_per_second"]
+        figures[env_id] = {
+            **start,
+            "scalar_decisions_per_second": scalar,
+            "by_size": by_size,
+            "single_step_us": single * 1e6,
+            "single_step_ratio_to_cartpole": single / cartpole_step,
+            "training": training_share(env_id, 2048 if quick else 32768),
+        }
+    return figures
+
+
+def _scalar_cartpole(env: gym.Env, seconds: float) -> float:
+    steps, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        _, _, terminated, truncated, _ = env.step(steps % 2)
+        if terminated or truncated:
+            env.reset()
+        steps += 1
+    return steps / (time.perf_counter() - started)
+
+
+def render(figures: dict[str, Any] | None) -> list[tuple[str, str, str, str, str]]:
+    """Rows of `duelo bench`'s table."""
+    if figures is None:
+        return [("batched", "engine", "not installed", "pip install 'duelo[fast]'", "")]
+    rows = []
+    for env_id, f in figures.items():
+        name = env_id.removeprefix("duelo/")
+        if f["cold_s"] is not None:
+            rows.append(
+                (
+                    name,
+                    "first step, new process",
+                    f"{f['cold_s']:.2f} s compiling",
+                    f"{f['cached_s']:.2f} s from numba's cache",
+                    "",
+                )
+            )
+        rows.append(
+            (
+                name,
+                "scalar env",
+                f"{f['scalar_decisions_per_second']:,.0f}/s",
+                "gymnasium.make, random-legal",
+                "",
+            )
+        )
+        for n, s in f["by_size"].items():
+            rows.append(
+                (
+                    name,
+                    f"batched N={n}",
+                    f"{s['decisions_per_second']:,.0f}/s",
+                    f"x{s['ratio_to_scalar']:.1f} of scalar, x{s['ratio_to_cartpole']:.2f} of "
+                    f"CartPole vector ({s['cartpole_vector_per_second']:,.0f}/s)",
+                    "",
+                )
+            )
+        rows.append(
+            (
+                name,
+                "batched step, N=1",
+                f"{f['single_step_us']:.1f} us",
+                f"x{f['single_step_ratio_to_cartpole']:.2f} of CartPole's gymnasium.make step",
+                f"{'met' if f['single_step_ratio_to_cartpole'] <= 1 else 'missed'} (<= x1)",
+            )
+        )
+        if f["training"]:
+            t = f["training"]
+            share = t["env_share"]
+            rows.append(
+                (
+                    name,
+                    "MaskablePPO --engine fast",
+                    f"{t['frames_per_second']:.0f} frames/s",
+                    f"env {share:.0%}",
+                    f"{'met' if share < 0.10 else 'missed'} (< 10%)",
+                )
+            )
+    return rows

@@ -1,0 +1,56 @@
+"""What every batched duel engine shares: the seats and streams of its rows, and seeding.
+
+Each row of a batch is one `DuelEnv` (`envs/core/duel_env.py`), replayed exactly:
+the learner's seat, its illegal-action streak, and three streams, which are the
+env's own generators:
+
+- `dice`: the `GeneratorDice` of the duel,
+- `opponent`: the opponent policy's generator,
+- `env_rng`: the env's `np_random`, which draws the seat at each reset.
+
+`seed_rows` seeds them as `DuelEnv.reset(seed=...)` does, so row i of a batch
+seeded with `seed + i` plays the duels of `gymnasium.make(env_id)` reset with
+that seed (Gymnasium's own rule for the sub-envs of a vector env).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium.utils import seeding
+
+from duelo.envs.core.duel_env import MAX_DEALS
+from duelo.envs.fast.streams import STREAM_WORDS, seeded_stream, stream_of
+
+__all__ = ["MAX_DEALS", "SEATS_DTYPE", "new_seats", "seed_rows"]
+
+
+SEATS_DTYPE = np.dtype(
+    [
+        ("seat", np.int64),
+        ("streak", np.int64),
+        ("needs_reset", np.bool_),  # next-step autoreset: the next action starts a new duel
+        ("dice", np.uint64, (STREAM_WORDS,)),
+        ("opponent", np.uint64, (STREAM_WORDS,)),
+        ("env_rng", np.uint64, (STREAM_WORDS,)),
+    ],
+    align=True,
+)
+"""The env's side of one row."""
+
+
+def new_seats(num_envs: int) -> np.ndarray:
+    return np.zeros(num_envs, SEATS_DTYPE)
+
+
+def seed_rows(seats: np.ndarray, rows: np.ndarray, seeds: list[int | None]) -> None:
+    """Seed each row of `rows` as `DuelEnv.reset(seed=seed)` seeds a fresh env.
+
+    `DuelEnv` draws the dice's seed and then the opponent's from `np_random`; the
+    rest of `np_random` draws the seats.
+    """
+    for row, seed in zip(rows, seeds, strict=True):
+        np_random, _ = seeding.np_random(seed)
+        seats["dice"][row] = seeded_stream(int(np_random.integers(2**63)))
+        opponent = np.random.SeedSequence(int(np_random.integers(2**63)))
+        seats["opponent"][row] = seeded_stream(opponent)
+        seats["env_rng"][row] = stream_of(np_random.bit_generator)

@@ -1,0 +1,135 @@
+"""N duels of one system stepped together in compiled code, behind one Python object.
+
+`BatchedDuels` takes a scalar env (`DuelEnv`, as `gymnasium.make` builds it) as the
+description of what to batch: its ruleset, learner seat and illegal-action rules.
+Each system's compiled module (`esgrima_duel.py`, ...) provides the same five
+names, the layout a new system follows:
+
+- `rules_of(ruleset)`: the ruleset's constants, a structured array of one record;
+- `new_duels(num_envs, rules)`: the state of N duels, a structured array of N records
+  (numba hands a kernel one record as one pointer; a tuple of separate arrays cost
+  about 200 ns a call to pass, more than a whole decision);
+- `reset_rows` and `step_rows`: `DuelEnv.reset` and `DuelEnv.step` for many rows;
+- `ACTIONS`: the size of the action space;
+- `longest_duel(rules, illegal_limit)`: the most learner steps one duel can last.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+import numpy as np
+
+from duelo.envs.core.duel_env import DuelEnv
+from duelo.envs.core.ruleset import IllegalActionError
+from duelo.envs.fast.batch import new_seats, seed_rows
+
+COMPILED = {"esgrima_duel": "duelo.envs.fast.esgrima_duel"}
+"""System -> its compiled module; the batched engine serves these systems (and
+`duelo.registration.FAST_SYSTEMS` names them)."""
+
+
+def compiled_module(system: str) -> ModuleType:
+    if system not in COMPILED:
+        raise ValueError(
+            f"no batched engine for {system!r}: it serves {', '.join(sorted(COMPILED))}"
+        )
+    return importlib.import_module(COMPILED[system])
+
+
+class BatchedDuels:
+    """N copies of `env`'s duel, each row replaying `env` reset with its own seed.
+
+    Only the random opponent is compiled: `env.opponent` must be the random policy.
+    `same_step` picks Gymnasium's autoreset mode: a finished row is dealt a new duel in
+    the step that ends it (its last observation in `final_observations`), or by the
+    next step, whose action is then ignored.
+    """
+
+    def __init__(self, env: DuelEnv, num_envs: int, same_step: bool = False) -> None:
+        if type(num_envs) is not int or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        if env.opponent.name != "random":
+            raise ValueError(
+                f"the batched engine plays the random opponent only, not {env.opponent.name!r}"
+            )
+        self.module = compiled_module(env.ruleset.system)
+        self.rules: np.ndarray = self.module.rules_of(env.ruleset)
+        self.num_envs = num_envs
+        self.same_step = same_step
+        self.fixed_seat = -1 if env.fixed_seat is None else env.fixed_seat
+        self.raise_illegal = env.illegal_action == "raise"
+        self.illegal_penalty = float(env.illegal_penalty)
+        self.illegal_limit = env.illegal_limit
+        self.duels: np.ndarray = self.module.new_duels(num_envs, self.rules)
+        self.seats = new_seats(num_envs)
+        n, size = num_envs, env.observation_spec.size
+        self.observations = np.zeros((n, size), np.float32)
+        self.final_observations = np.zeros((n, size), np.float32)
+        self.masks = np.zeros((n, self.module.ACTIONS), np.bool_)
+        self.rewards = np.zeros(n, np.float64)
+        self.terminated = np.zeros(n, np.bool_)
+        self.truncated = np.zeros(n, np.bool_)
+        self.ended = np.zeros(n, np.bool_)
+        self._seeded = False
+
+    def reset(self, seeds: list[int | None]) -> None:
+        """Seed every row and deal its first duel (`seeds`: one per row, None for entropy)."""
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"{len(seeds)} seeds for {self.num_envs} envs")
+        rows = np.arange(self.num_envs)
+        seed_rows(self.seats, rows, seeds)
+        failed = self.module.reset_rows(
+            self.duels, self.rules, self.seats, rows, self.fixed_seat, self.observations, self.masks
+        )
+        self._check_dealt(failed)
+        self._seeded = True
+
+    def step(self, actions: np.ndarray) -> None:
+        """One step of every row; the results are in this object's arrays."""
+        if not self._seeded:
+            raise RuntimeError("step() called before reset()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise IllegalActionError(
+                f"actions must be {self.num_envs} integers, not an array of shape "
+                f"{actions.shape} and dtype {actions.dtype}"
+            )
+        status = self.module.step_rows(
+            self.duels,
+            self.rules,
+            self.seats,
+            actions.astype(np.int64, copy=False),
+            self.fixed_seat,
+            self.illegal_penalty,
+            self.illegal_limit,
+            self.raise_illegal,
+            self.same_step,
+            self.observations,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.masks,
+            self.final_observations,
+            self.ended,
+        )
+        if status >= 0:
+            raise IllegalActionError(
+                f"env {status}: action {int(actions[status])} is illegal here "
+                f"(legal: {np.flatnonzero(self.masks[status]).tolist()})"
+            )
+        self._check_dealt(-2 - status if status < -1 else -1)
+
+    @property
+    def longest_duel(self) -> int:
+        """The most learner steps one duel can last (the round cap and the illegal-action
+        limit bound it)."""
+        return int(self.module.longest_duel(self.rules, self.illegal_limit))
+
+    def _check_dealt(self, row: int) -> None:
+        if row >= 0:
+            raise RuntimeError(
+                f"env {row}: the random opponent ended 1000 duels in a row before the "
+                "learner could decide anything"
+            )

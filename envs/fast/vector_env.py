@@ -1,0 +1,130 @@
+"""A Gymnasium `VectorEnv` over the batched engine (`gymnasium.make_vec`'s vector entry point).
+
+`gymnasium.make_vec("duelo/EsgrimaDuel-v1", num_envs=N)` builds one where numba is
+installed (the `fast` extra): the same spaces, rewards and `info` keys as N copies
+of `gymnasium.make(...)` in a `SyncVectorEnv`, and for the same seed the same
+duels, decision for decision, stepped in compiled code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from duelo.envs.core.duel_env import DRAW, DuelEnv
+from duelo.envs.fast.engine import BatchedDuels
+
+
+class DuelVectorEnv(gym.vector.VectorEnv):
+    """N duels of `env`'s kind, stepped together.
+
+    Args:
+        env: the scalar env to batch (ruleset, seat, opponent, illegal-action rules and
+            observation form are read from it; its opponent must be the random policy).
+        num_envs: duels stepped together.
+        autoreset_mode: Gymnasium's `NEXT_STEP` (its default: the step after a duel ends
+            starts a new one and ignores the action) or `SAME_STEP` (the ending step
+            returns the new duel's observation, the last one in `info["final_obs"]`).
+        max_episode_steps: the `TimeLimit` that `gymnasium.make` puts on each env. It is
+            accepted only where it can never fire (at least `BatchedDuels.longest_duel`):
+            the round cap and the illegal-action limit end every duel before it.
+
+    `info` holds `action_mask` (N x actions) and `seat` for every row, and `winner`
+    (a seat or -1 for a draw) for the rows whose duel ended this step.
+    """
+
+    def __init__(
+        self,
+        env: DuelEnv,
+        num_envs: int,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        max_episode_steps: int | None = None,
+    ) -> None:
+        mode = AutoresetMode(autoreset_mode)
+        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError(f"autoreset_mode must be next-step or same-step, not {mode.value}")
+        self.engine = BatchedDuels(env, num_envs, same_step=mode == AutoresetMode.SAME_STEP)
+        longest = self.engine.longest_duel
+        if max_episode_steps is not None and not (
+            type(max_episode_steps) is int and max_episode_steps >= longest
+        ):
+            raise ValueError(
+                f"max_episode_steps {max_episode_steps!r} could cut a duel short (one lasts at "
+                f"most {longest} learner steps here), which the batched engine does not model: "
+                "raise it, or use vectorization_mode='sync'"
+            )
+        self.num_envs = num_envs
+        self.metadata = {"autoreset_mode": mode, "render_modes": []}
+        self.observation_spec = env.observation_spec
+        self.flat_observation = env.flat_observation
+        self.single_observation_space = env.observation_space
+        self.single_action_space = env.action_space
+        self.observation_space = batch_space(env.observation_space, num_envs)
+        self.action_space = batch_space(env.action_space, num_envs)
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Seed row i with `seed + i` (or `seed[i]`), as `SyncVectorEnv` seeds its envs."""
+        super().reset(seed=seed)
+        if options:
+            raise ValueError(f"reset takes no options, not {options!r}")
+        if seed is None:
+            seeds: list[int | None] = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+        self.engine.reset(seeds)
+        return self._observations(), self._info(ended=None)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        engine = self.engine
+        engine.step(np.asarray(actions))
+        ended = engine.ended.copy()
+        info = self._info(ended)
+        if self.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP and ended.any():
+            final = np.array([None] * self.num_envs, dtype=object)
+            for row in np.flatnonzero(ended):
+                final[row] = self._observation_of(engine.final_observations[row])
+            info["final_obs"], info["_final_obs"] = final, ended
+        return (
+            self._observations(),
+            engine.rewards.copy(),
+            engine.terminated.copy(),
+            engine.truncated.copy(),
+            info,
+        )
+
+    # --- the arrays as the scalar env shows them ------------------------------------------
+
+    def _observations(self) -> Any:
+        return self._observation_of(self.engine.observations)
+
+    def _observation_of(self, flat: np.ndarray) -> Any:
+        """A copy of `flat` (one row or all), as a Dict of keys unless observations are flat."""
+        if self.flat_observation:
+            return flat.copy()
+        lead = flat.shape[:-1]
+        return {
+            name: flat[..., start:stop].reshape(*lead, *(shape or (stop - start,))).copy()
+            for name, (start, stop, shape) in self.observation_spec.layout.items()
+        }
+
+    def _info(self, ended: np.ndarray | None) -> dict[str, Any]:
+        engine = self.engine
+        every = np.ones(self.num_envs, np.bool_)
+        info: dict[str, Any] = {
+            "action_mask": engine.masks.copy(),
+            "_action_mask": every,
+            "seat": engine.seats["seat"].copy(),
+            "_seat": every,
+        }
+        if ended is not None and ended.any():
+            winner = np.where(engine.duels["over"], engine.duels["winner"], DRAW)
+            info["winner"], info["_winner"] = np.where(ended, winner, 0), ended.copy()
+        return info

@@ -1,0 +1,152 @@
+"""The batched fencing duel plays the scalar env's duels, decision for decision.
+
+Each test steps the same seeds through N scalar envs (`gymnasium.make`, the
+reference) and through the batched engine, with the same random-legal learner,
+and compares every observation, mask, reward, termination and winner.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+import duelo  # noqa: E402,F401  (registers the env ids)
+from duelo.envs.core.ruleset import IllegalActionError  # noqa: E402
+from duelo.envs.fast.engine import COMPILED  # noqa: E402
+from duelo.envs.fast.streams import roll, seeded_stream  # noqa: E402
+from duelo.envs.fast.vector_env import DuelVectorEnv  # noqa: E402
+from duelo.registration import FAST_SYSTEMS, make_env  # noqa: E402
+
+VARIANTS = {
+    "symmetric": "duelo/EsgrimaDuel-v1",
+    "faithful": "duelo/EsgrimaDuelFaithful-v1",
+    "first_blood": "duelo/EsgrimaDuel-v1",
+}
+KWARGS = {"first_blood": {"options": {"duel_end": "first_blood", "deck_copies": 2}}}
+"""A third setup: first blood ends the duel, and a 12-card deck reshuffles often."""
+ILLEGAL = 0.05
+"""The share of learner actions drawn from the whole action space, legal or not: illegal
+ones are penalised no-ops, and the third in a row truncates the duel (`illegal_limit=3`)."""
+
+
+def test_the_registration_names_every_compiled_system() -> None:
+    assert set(COMPILED) == FAST_SYSTEMS
+
+
+def test_streams_roll_numpys_faces() -> None:
+    """PCG64 and `Generator.integers` replayed: the same faces from the same seed."""
+    stream = seeded_stream(np.random.SeedSequence(2026))
+    generator = np.random.default_rng(np.random.SeedSequence(2026))
+    sides = np.random.default_rng(1).choice([1, 2, 3, 6, 7, 20, 36, 2**31 + 11], 5000)
+    assert [roll(stream, int(n)) - 1 for n in sides] == [generator.integers(n) for n in sides]
+
+
+def compare(variant: str, decisions: int, num_envs: int = 16, seed: int = 11) -> int:
+    """Step `num_envs` duels both ways until `decisions` learner decisions; return the
+    number of duels finished (every comparison asserted on the way)."""
+    env_id, kwargs = VARIANTS[variant], KWARGS.get(variant, {})
+    kwargs = {**kwargs, "illegal_limit": 3}
+    fast = gym.make_vec(env_id, num_envs=num_envs, **kwargs)
+    assert isinstance(fast, DuelVectorEnv)
+    sync = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="sync", **kwargs)
+    observations, info = fast.reset(seed=seed)
+    expected, expected_info = sync.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    finished = 0
+    for step in range(decisions // num_envs):
+        for key in expected:
+            np.testing.assert_array_equal(
+                observations[key], expected[key], err_msg=f"{key} @{step}"
+            )
+        np.testing.assert_array_equal(info["action_mask"], expected_info["action_mask"])
+        np.testing.assert_array_equal(info["seat"], expected_info["seat"])
+        actions = np.array(
+            [
+                rng.integers(16)
+                if rng.random() < ILLEGAL or not m.any()
+                else rng.choice(np.flatnonzero(m))
+                for m in info["action_mask"]
+            ]
+        )
+        observations, rewards, terminated, truncated, info = fast.step(actions)
+        expected, expected_rewards, expected_terminated, expected_truncated, expected_info = (
+            sync.step(actions)
+        )
+        np.testing.assert_array_equal(rewards, expected_rewards)
+        np.testing.assert_array_equal(terminated, expected_terminated)
+        np.testing.assert_array_equal(truncated, expected_truncated)
+        ended = terminated | truncated
+        if ended.any():
+            np.testing.assert_array_equal(info["winner"][ended], expected_info["winner"][ended])
+        finished += int(ended.sum())
+    return finished
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_thousand_decisions_match_the_reference(variant: str) -> None:
+    assert compare(variant, 1_000) > 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_hundred_thousand_decisions_match_the_reference(variant: str) -> None:
+    assert compare(variant, 100_000, num_envs=64, seed=2026) > 1_000
+
+
+def test_same_step_autoreset_keeps_the_last_observation() -> None:
+    """SAME_STEP: the ending step returns the new duel; `final_obs` holds the old one's end,
+    which is what a scalar env returned on that step."""
+    fast = gym.make_vec(
+        "duelo/EsgrimaDuel-v1", num_envs=4, autoreset_mode=gym.vector.AutoresetMode.SAME_STEP
+    )
+    scalars = [make_env("esgrima_duel") for _ in range(4)]
+    observations, info = fast.reset(seed=3)
+    for row, env in enumerate(scalars):
+        env.reset(seed=3 + row)
+    rng = np.random.default_rng(0)
+    ended_once = False
+    for _ in range(300):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        observations, rewards, terminated, truncated, info = fast.step(actions)
+        for row, env in enumerate(scalars):
+            expected, reward, *_ = env.step(int(actions[row]))
+            assert reward == rewards[row]
+            if terminated[row] or truncated[row]:
+                ended_once = True
+                for key in expected:
+                    np.testing.assert_array_equal(info["final_obs"][row][key], expected[key])
+                expected, _ = env.reset()
+            for key in expected:
+                np.testing.assert_array_equal(observations[key][row], expected[key])
+    assert ended_once
+
+
+def test_illegal_actions_follow_the_env_rules() -> None:
+    """Penalised no-ops by default; with illegal_action="raise", an error naming the env and
+    the action, before any row moves."""
+    fast = gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=2, flat_observation=True)
+    observations, info = fast.reset(seed=0)
+    illegal = np.array([int(np.flatnonzero(~m)[0]) for m in info["action_mask"]])
+    again, rewards, terminated, truncated, _ = fast.step(illegal)
+    np.testing.assert_array_equal(again, observations)
+    assert rewards.tolist() == [-0.1, -0.1] and not terminated.any() and not truncated.any()
+
+    strict = gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=2, illegal_action="raise")
+    _, info = strict.reset(seed=0)
+    legal = int(np.flatnonzero(info["action_mask"][0])[0])
+    before = strict.engine.duels.copy()
+    with pytest.raises(IllegalActionError, match=r"env 1: action 99 is illegal"):
+        strict.step(np.array([legal, 99]))
+    assert (strict.engine.duels == before).all()
+
+
+def test_what_the_engine_cannot_play_is_refused() -> None:
+    with pytest.raises(ValueError, match="random opponent only"):
+        gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=2, opponent="expert")
+    with pytest.raises(ValueError, match="could cut a duel short"):
+        gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=2, max_episode_steps=50)
+    with pytest.raises(ValueError, match="no batched engine for 'infierno'"):
+        DuelVectorEnv(make_env("infierno"), 2)
