@@ -24,7 +24,12 @@ import gymnasium as gym
 import numpy as np
 
 SIZES = (1, 64, 1024, 16384)
-ENV_IDS = ("duelo/EsgrimaDuel-v1", "duelo/EsgrimaDuelFaithful-v1")
+ENV_IDS = ("duelo/Infierno-v1", "duelo/EsgrimaDuel-v1", "duelo/EsgrimaDuelFaithful-v1")
+"""The batched ids, at their default scenario (Infierno: the formal duel)."""
+COMPILED_ONCE = {"duelo/EsgrimaDuelFaithful-v1"}
+"""Ids whose kernels another id compiles already (the fencing duel's two variants)."""
+GOAL = 2_000_000
+"""Decisions a second on one core at N = 1,024 the Infierno formal duel should reach."""
 START = """
 import time
 started = time.perf_counter()
@@ -43,6 +48,7 @@ def vector_decisions_per_second(env: Any, seconds: float, masked: bool) -> float
     rng = np.random.default_rng(0)
     n = env.num_envs
     noise = rng.random((16, n, env.single_action_space.n))
+    _, _, _, _, info = env.step(np.argmax(noise[0] * info["action_mask"], axis=1))  # compiled
     steps, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
         if masked:
@@ -140,7 +146,8 @@ def batched_figures(quick: bool = False) -> dict[str, Any] | None:
     sizes = SIZES[:2] if quick else SIZES
     figures: dict[str, Any] = {}
     for env_id in ENV_IDS:
-        start = {"cold_s": None, "cached_s": None} if quick else start_seconds(env_id)
+        skip = quick or env_id in COMPILED_ONCE
+        start = {"cold_s": None, "cached_s": None} if skip else start_seconds(env_id)
         scalar = scalar_decisions_per_second(env_id, seconds)
         by_size = {}
         for n in sizes:
@@ -207,6 +214,10 @@ def render(figures: dict[str, Any] | None) -> list[tuple[str, str, str, str, str
             )
         )
         for n, s in f["by_size"].items():
+            goal = ""
+            if env_id == ENV_IDS[0] and int(n) == 1024:
+                met = s["decisions_per_second"] >= GOAL
+                goal = f"{'met' if met else 'missed'} (>= {GOAL:,}/s)"
             rows.append(
                 (
                     name,
@@ -214,7 +225,7 @@ def render(figures: dict[str, Any] | None) -> list[tuple[str, str, str, str, str
                     f"{s['decisions_per_second']:,.0f}/s",
                     f"x{s['ratio_to_scalar']:.1f} of scalar, x{s['ratio_to_cartpole']:.2f} of "
                     f"CartPole vector ({s['cartpole_vector_per_second']:,.0f}/s)",
-                    "",
+                    goal,
                 )
             )
         rows.append(

@@ -66,7 +66,7 @@ def make_vector_env(
     return DuelVectorEnv(env, num_envs, autoreset_mode, max_episode_steps)
 
 
-FAST_SYSTEMS = frozenset({"esgrima_duel"})
+FAST_SYSTEMS = frozenset({"esgrima_duel", "infierno"})
 """Systems with a batched engine (`envs/fast/engine.COMPILED`, named here so that
 registering needs neither numba nor the engine's import)."""
 

@@ -116,6 +116,12 @@ STAT_FIELDS = (
 """Bonuses kept within -20..40 so observations stay inside their declared bounds."""
 
 
+MAX_HP = 999
+"""The largest hp_max a stat block may have."""
+MAX_WEAPONS = 2
+"""A stat block's loadout: a primary and a secondary weapon."""
+
+
 @dataclass(frozen=True)
 class Character:
     """A stat block (digest §2, §10.3). Defense = 10 + dodge_bonus + other_def."""
@@ -147,17 +153,18 @@ class Character:
             value = getattr(self, name)
             if value is not None and not -20 <= value <= 40:
                 raise ValueError(f"{name} {value} is outside -20..40")
-        if not 1 <= self.hp_max <= 999:
-            raise ValueError(f"hp_max {self.hp_max} must be between 1 and 999")
+        if not 1 <= self.hp_max <= MAX_HP:
+            raise ValueError(f"hp_max {self.hp_max} must be between 1 and {MAX_HP}")
         if self.rd < 0:
             raise ValueError(f"rd {self.rd} must be >= 0")
         if not 10 <= self.defense <= 60:
             raise ValueError(f"defense {self.defense} must lie in 10..60 (10 + Dodge + other)")
         if self.dodge_bonus is not None and not 0 <= self.dodge_bonus <= self.defense - 10:
             raise ValueError(f"dodge_bonus {self.dodge_bonus} must lie in 0..defense-10")
-        if len(self.weapons) > 2:
+        if len(self.weapons) > MAX_WEAPONS:
             raise ValueError(
-                f"weapons lists {len(self.weapons)} items; at most 2 (primary, secondary)"
+                f"weapons lists {len(self.weapons)} items; at most {MAX_WEAPONS} "
+                "(primary, secondary)"
             )
 
     @property

@@ -1,9 +1,5 @@
-"""The batched fencing duel plays the scalar env's duels, decision for decision.
-
-Each test steps the same seeds through N scalar envs (`gymnasium.make`, the
-reference) and through the batched engine, with the same random-legal learner,
-and compares every observation, mask, reward, termination and winner.
-"""
+"""The batched fencing duel plays the scalar env's duels, decision for decision
+(`helpers.compare`), and behaves as a Gymnasium vector env should."""
 
 from __future__ import annotations
 
@@ -19,6 +15,7 @@ from duelo.envs.fast.engine import COMPILED  # noqa: E402
 from duelo.envs.fast.streams import roll, seeded_stream  # noqa: E402
 from duelo.envs.fast.vector_env import DuelVectorEnv  # noqa: E402
 from duelo.registration import FAST_SYSTEMS, make_env  # noqa: E402
+from tests.fast.helpers import compare  # noqa: E402
 
 VARIANTS = {
     "symmetric": "duelo/EsgrimaDuel-v1",
@@ -27,9 +24,6 @@ VARIANTS = {
 }
 KWARGS = {"first_blood": {"options": {"duel_end": "first_blood", "deck_copies": 2}}}
 """A third setup: first blood ends the duel, and a 12-card deck reshuffles often."""
-ILLEGAL = 0.05
-"""The share of learner actions drawn from the whole action space, legal or not: illegal
-ones are penalised no-ops, and the third in a row truncates the duel (`illegal_limit=3`)."""
 
 
 def test_the_registration_names_every_compiled_system() -> None:
@@ -44,56 +38,16 @@ def test_streams_roll_numpys_faces() -> None:
     assert [roll(stream, int(n)) - 1 for n in sides] == [generator.integers(n) for n in sides]
 
 
-def compare(variant: str, decisions: int, num_envs: int = 16, seed: int = 11) -> int:
-    """Step `num_envs` duels both ways until `decisions` learner decisions; return the
-    number of duels finished (every comparison asserted on the way)."""
-    env_id, kwargs = VARIANTS[variant], KWARGS.get(variant, {})
-    kwargs = {**kwargs, "illegal_limit": 3}
-    fast = gym.make_vec(env_id, num_envs=num_envs, **kwargs)
-    assert isinstance(fast, DuelVectorEnv)
-    sync = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="sync", **kwargs)
-    observations, info = fast.reset(seed=seed)
-    expected, expected_info = sync.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    finished = 0
-    for step in range(decisions // num_envs):
-        for key in expected:
-            np.testing.assert_array_equal(
-                observations[key], expected[key], err_msg=f"{key} @{step}"
-            )
-        np.testing.assert_array_equal(info["action_mask"], expected_info["action_mask"])
-        np.testing.assert_array_equal(info["seat"], expected_info["seat"])
-        actions = np.array(
-            [
-                rng.integers(16)
-                if rng.random() < ILLEGAL or not m.any()
-                else rng.choice(np.flatnonzero(m))
-                for m in info["action_mask"]
-            ]
-        )
-        observations, rewards, terminated, truncated, info = fast.step(actions)
-        expected, expected_rewards, expected_terminated, expected_truncated, expected_info = (
-            sync.step(actions)
-        )
-        np.testing.assert_array_equal(rewards, expected_rewards)
-        np.testing.assert_array_equal(terminated, expected_terminated)
-        np.testing.assert_array_equal(truncated, expected_truncated)
-        ended = terminated | truncated
-        if ended.any():
-            np.testing.assert_array_equal(info["winner"][ended], expected_info["winner"][ended])
-        finished += int(ended.sum())
-    return finished
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_thousand_decisions_match_the_reference(variant: str) -> None:
-    assert compare(variant, 1_000) > 10
+    assert compare(VARIANTS[variant], KWARGS.get(variant, {}), 1_000) > 10
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_hundred_thousand_decisions_match_the_reference(variant: str) -> None:
-    assert compare(variant, 100_000, num_envs=64, seed=2026) > 1_000
+    kwargs = KWARGS.get(variant, {})
+    assert compare(VARIANTS[variant], kwargs, 100_000, num_envs=64, seed=2026) > 1_000
 
 
 def test_same_step_autoreset_keeps_the_last_observation() -> None:
@@ -148,5 +102,5 @@ def test_what_the_engine_cannot_play_is_refused() -> None:
         gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=2, opponent="expert")
     with pytest.raises(ValueError, match="could cut a duel short"):
         gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=2, max_episode_steps=50)
-    with pytest.raises(ValueError, match="no batched engine for 'infierno'"):
-        DuelVectorEnv(make_env("infierno"), 2)
+    with pytest.raises(ValueError, match="no batched engine for 'liminal'"):
+        DuelVectorEnv(make_env("liminal"), 2)
