@@ -22,6 +22,7 @@ from duelo.envs.core.runner import play_duel
 from duelo.evaluation.exploit import with_exact_figures
 from duelo.evaluation.report import build_report, plots_available, render, write_outputs
 from duelo.evaluation.tournament import (
+    BACKENDS,
     MAX_DUELS,
     TournamentSpec,
     canonical_policies,
@@ -123,6 +124,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=bounded_int(1, cores),
         default=min(2, cores),
         help=f"worker processes (1..{cores}, the cores here)",
+    )
+    tournament.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="where duels run: local processes, or a Ray cluster (extra: ray); same results",
+    )
+    tournament.add_argument(
+        "--address", help="with --backend ray: a running cluster (ray start), else one is started"
     )
     tournament.add_argument("--out", type=Path, default=Path("duelo-tournament"))
     tournament.add_argument("--resume", action="store_true", help="continue an interrupted run")
@@ -430,6 +440,8 @@ def run_tournaments(args: argparse.Namespace) -> None:
     """One tournament per system, then the combined report files. Every flag is checked
     before the first duel, and nothing is written until one is played."""
     check_out_folder(args.out)
+    if args.address and args.backend != "ray":
+        raise ValueError("--address names a Ray cluster: it needs --backend ray")
     specs = []
     for name in args.system or list(SYSTEMS):
         # no --scenario: the system's suite of setups, the --option values laid over each
@@ -455,7 +467,15 @@ def run_tournaments(args: argparse.Namespace) -> None:
     reports = []
     for spec in specs:
         progress = None if args.quiet or not sys.stderr.isatty() else progress_bar(spec.system)
-        records = run_tournament(spec, args.out / spec.system, args.workers, args.resume, progress)
+        records = run_tournament(
+            spec,
+            args.out / spec.system,
+            args.workers,
+            args.resume,
+            progress,
+            args.backend,
+            args.address,
+        )
         report = build_report(records, list(spec.policies), seed=args.seed)
         if args.exact and spec.suite:
             print(f"no exact figures: {spec.system} plays a suite of setups; name one (--scenario)")

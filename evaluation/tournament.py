@@ -315,12 +315,18 @@ def run_tournament(
     workers: int = 1,
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> list[dict[str, Any]]:
     """Play every scheduled duel not yet in `out`, appending records; return them all.
 
     Nothing is written before the first duel is played, so a run that fails early leaves
-    no half-made folder behind.
+    no half-made folder behind. `backend` "local" plays in `workers` processes here,
+    "ray" on a Ray cluster (`evaluation/ray_backend.py`; `address` None starts one here):
+    the records, and so the file, are the same either way.
     """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, not {backend!r}")
     results_path = out / RESULTS_FILE
     spec_path = out / SPEC_FILE
     spec_json = json.dumps(asdict(spec), sort_keys=True, indent=2) + "\n"
@@ -335,7 +341,8 @@ def run_tournament(
             "or variant differ); resume it with the same settings or choose another --out"
         )
     stream = _locked(results_path, "a") if results_path.exists() else None
-    return _play(spec, results_path, spec_path, spec_json, stream, workers, progress)
+    place = Placement(workers, backend, address)
+    return _play(spec, results_path, spec_path, spec_json, stream, place, progress)
 
 
 def _locked(path: Path, mode: str) -> TextIO:
@@ -360,7 +367,7 @@ def _play(
     spec_path: Path,
     spec_json: str,
     stream: TextIO | None,
-    workers: int,
+    place: Placement,
     progress: Callable[[int, int], None] | None,
 ) -> list[dict[str, Any]]:
     """Check the records already there, play the rest, append each as it comes; the
@@ -372,7 +379,7 @@ def _play(
         total = scheduled(spec)
         if progress:
             progress(len(records), total)
-        for record in _results(jobs, total - len(records), workers):
+        for record in _results(jobs, total - len(records), place):
             if stream is None:  # the first duel is played: now the folder is made
                 results_path.parent.mkdir(parents=True, exist_ok=True)
                 stream = _locked(results_path, "x")  # "x": refused if another run made it
@@ -388,10 +395,28 @@ def _play(
     return records
 
 
-def _results(jobs: Iterator[DuelJob], count: int, workers: int) -> Iterator[dict[str, Any]]:
-    """Records of the `count` jobs in schedule order, whatever the number of worker
-    processes (never more processes than jobs)."""
-    workers = min(workers, count)
+BACKENDS = ("local", "ray")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the duels run: `workers` local processes, or a Ray cluster at `address`
+    (None: one started here with `workers` CPUs)."""
+
+    workers: int
+    backend: str = "local"
+    address: str | None = None
+
+
+def _results(jobs: Iterator[DuelJob], count: int, place: Placement) -> Iterator[dict[str, Any]]:
+    """Records of the `count` jobs in schedule order, whatever the backend and the number
+    of workers (never more local processes than jobs)."""
+    if place.backend == "ray":
+        from duelo.evaluation.ray_backend import ray_results
+
+        yield from ray_results(jobs, count, place.workers, place.address)
+        return
+    workers = min(place.workers, count)
     if workers <= 1:
         yield from map(run_job, jobs)
         return

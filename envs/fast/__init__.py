@@ -2,4 +2,8 @@
 
 `engine.py` drives any system's compiled module; `streams.py` replays numpy's
 dice; `vector_env.py` is the Gymnasium face. See the README, "The batched engine".
+
+numba caches each module's machine code beside it and checks only that module's
+own source for changes: after editing `streams.py` or `batch.py`, delete
+`envs/fast/__pycache__/*.nb*` so that the system modules that use them recompile.
 """

@@ -2,7 +2,7 @@
 
 `BatchedDuels` takes a scalar env (`DuelEnv`, as `gymnasium.make` builds it) as the
 description of what to batch: its ruleset, learner seat and illegal-action rules.
-Each system's compiled module (`esgrima_duel.py`, ...) provides the same five
+Each system's compiled module (`infierno.py`, `esgrima_duel.py`) provides the same
 names, the layout a new system follows:
 
 - `rules_of(ruleset)`: the ruleset's constants, a structured array of one record;

@@ -1,7 +1,7 @@
 """A Gymnasium `VectorEnv` over the batched engine (`gymnasium.make_vec`'s vector entry point).
 
-`gymnasium.make_vec("duelo/EsgrimaDuel-v1", num_envs=N)` builds one where numba is
-installed (the `fast` extra): the same spaces, rewards and `info` keys as N copies
+`gymnasium.make_vec("duelo/Infierno-v1", num_envs=N)` (or a fencing duel id) builds one
+where numba is installed (the `fast` extra): the same spaces, rewards and `info` keys as N copies
 of `gymnasium.make(...)` in a `SyncVectorEnv`, and for the same seed the same
 duels, decision for decision, stepped in compiled code.
 """
@@ -70,7 +70,7 @@ class DuelVectorEnv(gym.vector.VectorEnv):
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Seed row i with `seed + i` (or `seed[i]`), as `SyncVectorEnv` seeds its envs."""
-        super().reset(seed=seed)
+        super().reset(seed=seed if isinstance(seed, int) else None)
         if options:
             raise ValueError(f"reset takes no options, not {options!r}")
         if seed is None:

@@ -78,6 +78,15 @@ def test_same_step_autoreset_keeps_the_last_observation() -> None:
     assert ended_once
 
 
+def test_a_list_of_seeds_seeds_each_row() -> None:
+    envs = gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=3, flat_observation=True)
+    by_int, _ = envs.reset(seed=40)
+    by_list, _ = envs.reset(seed=[40, 41, 42])
+    np.testing.assert_array_equal(by_int, by_list)
+    with pytest.raises(ValueError, match="2 seeds for 3 envs"):
+        envs.reset(seed=[1, 2])
+
+
 def test_illegal_actions_follow_the_env_rules() -> None:
     """Penalised no-ops by default; with illegal_action="raise", an error naming the env and
     the action, before any row moves."""

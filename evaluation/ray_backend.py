@@ -1,0 +1,61 @@
+"""Tournament duels on a Ray cluster (`duelo tournament --backend ray`, extra `ray`).
+
+A tournament is a list of independent, seeded duel jobs (`schedule`), so Ray only
+has to run `run_job` on batches of them and hand the records back in schedule
+order: the results file is then byte for byte the local backend's, and resuming
+works the same way (the caller appends each record as it comes and skips the
+jobs already recorded). Ray is started here for the run (`workers` CPUs of this
+machine) unless `address` names a running cluster or the caller started Ray already.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
+
+from duelo.evaluation.tournament import DuelJob, run_job
+
+IN_FLIGHT = 2
+"""Batches queued per CPU, so that no CPU waits while the driver writes records."""
+
+
+def play_batch(jobs: list[DuelJob]) -> list[dict[str, Any]]:
+    """The records of a batch of jobs, played in a Ray worker."""
+    return [run_job(job) for job in jobs]
+
+
+def ray_results(
+    jobs: Iterator[DuelJob], count: int, workers: int, address: str | None
+) -> Iterator[dict[str, Any]]:
+    """Records of the `count` jobs in schedule order, played by Ray tasks."""
+    try:
+        import ray
+    except ImportError as error:
+        raise ImportError(
+            f"--backend ray needs the ray extra: pip install 'duelo[ray]' ({error})"
+        ) from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(
+            address=address,
+            num_cpus=None if address else workers,
+            include_dashboard=False,
+            log_to_driver=False,
+        )
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", workers)))
+        size = max(1, min(64, count // (cpus * 8)))
+        task = ray.remote(num_cpus=1)(play_batch)
+        window: deque[Any] = deque()
+        batches = iter(lambda: list(itertools.islice(jobs, size)), [])
+        for batch in batches:
+            window.append(task.remote(batch))
+            if len(window) >= IN_FLIGHT * cpus:
+                yield from ray.get(window.popleft())
+        while window:
+            yield from ray.get(window.popleft())
+    finally:
+        if started_here:
+            ray.shutdown()
