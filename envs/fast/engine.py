@@ -55,7 +55,8 @@ class BatchedDuels:
             raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
         if env.opponent.name != "random":
             raise ValueError(
-                f"the batched engine plays the random opponent only, not {env.opponent.name!r}"
+                f"the batched engine plays the random opponent only, not {env.opponent.name!r}: "
+                "gymnasium.make_vec(..., vectorization_mode='sync') steps scalar envs instead"
             )
         self.module = compiled_module(env.ruleset.system)
         self.rules: np.ndarray = self.module.rules_of(env.ruleset)

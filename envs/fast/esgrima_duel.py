@@ -438,6 +438,9 @@ def _draw(d: np.void, seat: int, count: int, dice: np.ndarray) -> None:
 
 
 # --- the env around the rules: `DuelEnv.reset` and `DuelEnv.step` for every row ----------
+# The same in every system module (infierno.py has it too): numba caches no function that
+# takes another as an argument or a closure (each run compiles it again, measured), so
+# each module calls its own kernels. A change here goes to every copy.
 
 
 @numba.njit(cache=True)

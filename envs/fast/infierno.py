@@ -1269,6 +1269,9 @@ def observe(d: np.void, r: np.void, seat: int, out: np.ndarray) -> None:
 
 
 # --- the env around the rules: `DuelEnv.reset` and `DuelEnv.step` for every row ----------
+# The same in every system module (esgrima_duel.py has it too): numba caches no function that
+# takes another as an argument or a closure (each run compiles it again, measured), so
+# each module calls its own kernels. A change here goes to every copy.
 
 
 @numba.njit(cache=True)

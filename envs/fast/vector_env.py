@@ -65,6 +65,8 @@ class DuelVectorEnv(gym.vector.VectorEnv):
         self.single_action_space = env.action_space
         self.observation_space = batch_space(env.observation_space, num_envs)
         self.action_space = batch_space(env.action_space, num_envs)
+        self._every = np.ones(num_envs, np.bool_)
+        self._every.flags.writeable = False
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -117,12 +119,11 @@ class DuelVectorEnv(gym.vector.VectorEnv):
 
     def _info(self, ended: np.ndarray | None) -> dict[str, Any]:
         engine = self.engine
-        every = np.ones(self.num_envs, np.bool_)
         info: dict[str, Any] = {
             "action_mask": engine.masks.copy(),
-            "_action_mask": every,
+            "_action_mask": self._every,
             "seat": engine.seats["seat"].copy(),
-            "_seat": every,
+            "_seat": self._every,
         }
         if ended is not None and ended.any():
             winner = np.where(engine.duels["over"], engine.duels["winner"], DRAW)
