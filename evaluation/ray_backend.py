@@ -10,7 +10,9 @@ machine) unless `address` names a running cluster or the caller started Ray alre
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
+import socket
 from collections import deque
 from collections.abc import Iterator
 from typing import Any
@@ -19,6 +21,24 @@ from duelo.evaluation.tournament import DuelJob, run_job
 
 IN_FLIGHT = 2
 """Batches queued per CPU, so that no CPU waits while the driver writes records."""
+CONNECT_SECONDS = 5.0
+"""How long the head of a cluster may take to answer before `--address` is refused (Ray
+itself retries for minutes)."""
+
+
+def check_backend(address: str | None) -> None:
+    """Refuse, before any duel, a missing ray extra or a cluster head that does not answer."""
+    if importlib.util.find_spec("ray") is None:
+        raise ValueError("--backend ray needs the ray extra: pip install 'duelo[ray]'")
+    if address is None or address == "auto" or "://" in address:
+        return  # Ray finds "auto" itself, and a ray:// client address speaks its own protocol
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"--address {address!r} is not HOST:PORT (or auto, or ray://HOST:PORT)")
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as error:
+        raise ValueError(f"--address {address}: no Ray cluster answers there ({error})") from None
 
 
 def play_batch(jobs: list[DuelJob]) -> list[dict[str, Any]]:
@@ -29,13 +49,10 @@ def play_batch(jobs: list[DuelJob]) -> list[dict[str, Any]]:
 def ray_results(
     jobs: Iterator[DuelJob], count: int, workers: int, address: str | None
 ) -> Iterator[dict[str, Any]]:
-    """Records of the `count` jobs in schedule order, played by Ray tasks."""
-    try:
-        import ray
-    except ImportError as error:
-        raise ImportError(
-            f"--backend ray needs the ray extra: pip install 'duelo[ray]' ({error})"
-        ) from None
+    """Records of the `count` jobs in schedule order, played by Ray tasks (`check_backend`
+    first)."""
+    import ray
+
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(

@@ -327,6 +327,10 @@ def run_tournament(
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, not {backend!r}")
+    if backend == "ray":
+        from duelo.evaluation.ray_backend import check_backend
+
+        check_backend(address)
     results_path = out / RESULTS_FILE
     spec_path = out / SPEC_FILE
     spec_json = json.dumps(asdict(spec), sort_keys=True, indent=2) + "\n"

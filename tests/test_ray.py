@@ -67,5 +67,11 @@ def test_the_command_line_backend(tmp_path: Path, capsys: pytest.CaptureFixture[
     local = (tmp_path / "local" / "esgrima_duel" / RESULTS_FILE).read_bytes()
     assert local == (tmp_path / "ray" / "esgrima_duel" / RESULTS_FILE).read_bytes()
     capsys.readouterr()
-    assert main([*args, "--out", str(tmp_path / "x"), "--address", "10.0.0.1:6379"]) != 0
+    assert main([*args, "--out", str(tmp_path / "x"), "--address", "10.0.0.1:6379"]) == 2
     assert "needs --backend ray" in capsys.readouterr().err
+    ray_args = [*args, "--out", str(tmp_path / "y"), "--backend", "ray"]
+    assert main([*ray_args, "--address", "127.0.0.1:1"]) == 2  # nothing listens on port 1
+    assert "no Ray cluster answers there" in capsys.readouterr().err
+    assert main([*ray_args, "--address", "head-without-port"]) == 2
+    assert "is not HOST:PORT" in capsys.readouterr().err
+    assert not (tmp_path / "y").exists()  # refused before any duel

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import importlib.util
 import json
 import time
 from pathlib import Path
@@ -126,6 +127,18 @@ def test_existing_results_need_resume_and_the_same_spec(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="another tournament"):
         run_tournament(spec(duels=4), tmp_path, resume=True)
     assert len(run_tournament(spec(duels=2), tmp_path, resume=True)) == 6  # nothing replayed
+
+
+def test_the_ray_backend_without_its_extra_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *rest: None if name == "ray" else found(name)
+    )
+    with pytest.raises(ValueError, match=r"pip install 'duelo\[ray\]'"):
+        run_tournament(spec(), tmp_path / "out", backend="ray")
+    assert not (tmp_path / "out").exists()
 
 
 def test_one_and_two_workers_agree(tmp_path: Path) -> None:

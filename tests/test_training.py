@@ -6,6 +6,7 @@ the documented long command (README, Training).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -426,3 +427,15 @@ def test_each_env_imitates_the_teacher_of_its_own_scenario(tmp_path: Path) -> No
                 decisions += 1
                 ruleset.apply(state, seat, move, dice)
         assert agreed / decisions > 0.8, (scenario, agreed, decisions)
+
+
+def test_the_fast_engine_without_its_extra_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *rest: None if name == "numba" else found(name)
+    )
+    fast = short(self_play=False, env_kwargs={"scenario": "formal_duel"})
+    with pytest.raises(ValueError, match=r"pip install 'duelo\[fast\]'"):
+        training.train(fast, tmp_path, engine="fast")

@@ -8,6 +8,7 @@ and an atomically written checkpoint that `--resume` continues from.
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import os
 import shutil
@@ -135,12 +136,10 @@ def make_venv(settings: TrainSettings, pool: OpponentPool, engine: str) -> Any:
     ]
     if refused:
         raise ValueError(f"--engine fast trains with {'; '.join(refused)}")
-    try:
-        from duelo.training.fast_vec_env import FastVecEnv
-    except ImportError as error:
-        raise ImportError(
-            f"--engine fast needs the fast extra: pip install 'duelo[fast]' ({error})"
-        ) from None
+    if importlib.util.find_spec("numba") is None:
+        raise ValueError("--engine fast needs the fast extra: pip install 'duelo[fast]'")
+    from duelo.training.fast_vec_env import FastVecEnv
+
     env = gym.make(
         settings.env_id,
         flat_observation=True,
