@@ -44,6 +44,11 @@ class DuelVectorEnv(gym.vector.VectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         max_episode_steps: int | None = None,
     ) -> None:
+        if env.render_mode is not None:
+            raise ValueError(
+                f"render_mode {env.render_mode!r}: the batched engine does not narrate its duels; "
+                "gymnasium.make_vec(..., vectorization_mode='sync') renders each env"
+            )
         mode = AutoresetMode(autoreset_mode)
         if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
             raise ValueError(f"autoreset_mode must be next-step or same-step, not {mode.value}")
