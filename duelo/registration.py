@@ -16,6 +16,7 @@ from duelo.agents.encode import entries
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.policy import Policy
+from duelo.envs.fast import COMPILED
 from duelo.envs.systems import SYSTEMS, System, system
 
 __all__ = [
@@ -66,15 +67,10 @@ def make_vector_env(
     return DuelVectorEnv(env, num_envs, autoreset_mode, max_episode_steps)
 
 
-FAST_SYSTEMS = frozenset({"esgrima_duel", "infierno"})
-"""Systems with a batched engine (`envs/fast/engine.COMPILED`, named here so that
-registering needs neither numba nor the engine's import)."""
-
-
 def register_envs() -> None:
     """Register every system's env id with Gymnasium (idempotent). Where numba is installed,
-    the ids of `FAST_SYSTEMS` get the batched engine as their vector entry point, which
-    `gymnasium.make_vec` then uses unless told `vectorization_mode="sync"`."""
+    the ids of the systems in `envs/fast.COMPILED` get the batched engine as their vector
+    entry point, which `gymnasium.make_vec` then uses unless told `vectorization_mode="sync"`."""
     fast = importlib.util.find_spec("numba") is not None
     for name, info in SYSTEMS.items():
         for env_id, fixed_options in info.env_ids.items():
@@ -87,9 +83,7 @@ def register_envs() -> None:
                     id=env_id,
                     entry_point="duelo.registration:make_env",
                     vector_entry_point=(
-                        "duelo.registration:make_vector_env"
-                        if fast and name in FAST_SYSTEMS
-                        else None
+                        "duelo.registration:make_vector_env" if fast and name in COMPILED else None
                     ),
                     kwargs=kwargs,
                     max_episode_steps=MAX_EPISODE_STEPS,

@@ -23,14 +23,8 @@ import numpy as np
 
 from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.ruleset import IllegalActionError
+from duelo.envs.fast import COMPILED
 from duelo.envs.fast.batch import new_seats, seed_rows
-
-COMPILED = {
-    "esgrima_duel": "duelo.envs.fast.esgrima_duel",
-    "infierno": "duelo.envs.fast.infierno",
-}
-"""System -> its compiled module; the batched engine serves these systems (and
-`duelo.registration.FAST_SYSTEMS` names them)."""
 
 
 def compiled_module(system: str) -> ModuleType:

@@ -25,7 +25,13 @@ from duelo.envs.fast.batch import MAX_DEALS
 from duelo.envs.fast.streams import roll
 from duelo.envs.infierno.combat import TEST_DC, _best_effect, allowed_effects, strength_share
 from duelo.envs.infierno.observation import LIGHTING, OBSERVATION_SPEC, STATUS_FLAGS
-from duelo.envs.infierno.rules import COST, DELAY_EPSILON, RUN_MULTIPLIER, Cost, InfiernoRuleset
+from duelo.envs.infierno.rules import (
+    DELAY_EPSILON,
+    RUN_MULTIPLIER,
+    Cost,
+    InfiernoRuleset,
+    cost_list,
+)
 from duelo.envs.infierno.setup import MAX_HP, Category, Feat, Surprise, Weapon
 from duelo.envs.infierno.setup import MAX_WEAPONS as MAX_CARRIED
 from duelo.envs.infierno.staredown import COWED_MARGIN, COWED_PENALTY, LOSER_PENALTY
@@ -62,21 +68,10 @@ FLAG = np.uint8
 """Flags held per seat, slot or weapon (numba's records hold no arrays of booleans)."""
 
 
-def _cost_table() -> np.ndarray:
-    """`rules._cost_list(quick_draw, prone)` for the four cases (§4 step 9, §5)."""
-    table = np.zeros((2, 2, TURN_ACTIONS), np.int64)
-    for quick in (0, 1):
-        for prone in (0, 1):
-            costs = [int(COST[Action(a)]) for a in range(TURN_ACTIONS)]
-            if quick:  # Quick Draw: drawing is free (§4 step 9)
-                costs[DRAW_PRIMARY] = costs[DRAW_SECONDARY] = COST_FREE
-            if prone:  # standing up is a move (§5)
-                costs[PRONE_TOGGLE] = COST_MOVE
-            table[quick, prone] = costs
-    return table
-
-
-COSTS = _cost_table()
+COSTS = np.array(
+    [[[int(cost) for cost in cost_list(quick, prone)] for prone in (0, 1)] for quick in (0, 1)]
+)
+"""`rules.cost_list(quick_draw, prone)` as an array: the action economy (§4, §5)."""
 
 
 def rules_dtype() -> np.dtype:

@@ -113,12 +113,14 @@ class DuelVectorEnv(gym.vector.VectorEnv):
         return self._observation_of(self.engine.observations)
 
     def _observation_of(self, flat: np.ndarray) -> Any:
-        """A copy of `flat` (one row or all), as a Dict of keys unless observations are flat."""
+        """A copy of `flat` (one row or all), as a Dict of keys unless observations are flat:
+        one copy, each key a view into it (as `ObservationSpec.split` gives the scalar env)."""
+        copy = flat.copy()
         if self.flat_observation:
-            return flat.copy()
-        lead = flat.shape[:-1]
+            return copy
+        lead = copy.shape[:-1]
         return {
-            name: flat[..., start:stop].reshape(*lead, *(shape or (stop - start,))).copy()
+            name: copy[..., start:stop].reshape(*lead, *(shape or (stop - start,)))
             for name, (start, stop, shape) in self.observation_spec.layout.items()
         }
 

@@ -100,7 +100,7 @@ _TURN_ACTIONS = Action.SURRENDER + 1
 """The turn actions END_TURN..SURRENDER come first in `Action`, then the decision phases'."""
 
 
-def _cost_list(quick_draw: bool, prone: bool) -> list[Cost]:
+def cost_list(quick_draw: bool, prone: bool) -> list[Cost]:
     """The cost table in `Action` order, for a fighter with or without Quick Draw (its
     draws are free, seed §4 step 9), standing or prone (standing up is a move, §5)."""
     costs = [COST[Action(action)] for action in range(_TURN_ACTIONS)]
@@ -111,8 +111,8 @@ def _cost_list(quick_draw: bool, prone: bool) -> list[Cost]:
     return costs
 
 
-_COST_LISTS = [[_cost_list(quick, prone) for prone in (False, True)] for quick in (False, True)]
-"""`_cost_list(quick_draw, prone)`, made once: the mask reads it every decision."""
+_COST_LISTS = [[cost_list(quick, prone) for prone in (False, True)] for quick in (False, True)]
+"""`cost_list(quick_draw, prone)`, made once: the mask reads it every decision."""
 
 
 @cache
