@@ -124,6 +124,14 @@ class NumpyBrain:
             raise BrainError(f"brain {self.name}: the action mask allows no action")
         return best
 
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for a batch: flat observations (N, size) and masks (N, actions), one
+        matrix product a layer (the batched tournament asks this way). A row with no
+        legal action gets its highest logit, which the caller refuses as illegal."""
+        logits = self.logits(np.asarray(observations))
+        logits[~np.asarray(action_masks, dtype=bool)] = -np.inf
+        return logits.argmax(axis=1)
+
     def explain(
         self, observation: Mapping[str, np.ndarray] | np.ndarray, action_mask: np.ndarray
     ) -> str:

@@ -8,7 +8,9 @@ timed in the same run:
   against CartPole-v1's `gymnasium.make` step;
 - the first call's compile time, and the same start with numba's cache warm;
 - MaskablePPO on the batched engine (`duelo train --engine fast`): frames per second and
-  the env's share of the wall time.
+  the env's share of the wall time;
+- tournament duels a second on one core with `--engine fast` against `--engine python`,
+  for pairings that decide in the kernels, in brain batches and row by row.
 """
 
 from __future__ import annotations
@@ -181,6 +183,41 @@ def batched_figures(quick: bool = False) -> dict[str, Any] | None:
     return figures
 
 
+TOURNAMENT_PAIRINGS = (
+    ("infierno", "infierno:random", "brain:infierno"),
+    ("infierno", "brain:infierno", "infierno:expert"),
+    ("esgrima_duel", "esgrima_duel:random", "brain:esgrima_duel"),
+)
+"""Random decides in the kernels, a brain in one call a batch, the expert row by row."""
+
+
+def tournament_figures(quick: bool = False) -> dict[str, Any] | None:
+    """Duels a second of one worker on each engine (the records compared: the same), or
+    None without the `fast` extra."""
+    if importlib.util.find_spec("numba") is None:
+        return None
+    from duelo.evaluation.tournament import TournamentSpec, play_jobs, schedule
+
+    figures = {}
+    for system_name, a, b in TOURNAMENT_PAIRINGS:
+        spec = TournamentSpec(system_name, (a, b), duels=256 if quick else 2048, seed=0)
+        jobs = list(schedule(spec))
+        play_jobs(jobs[:2], "fast")  # numba's cache loaded, the brain read
+        rates, records = {}, {}
+        for engine, count in (("python", len(jobs) // 8), ("fast", len(jobs))):
+            started = time.perf_counter()
+            records[engine] = play_jobs(jobs[:count], engine)
+            rates[engine] = count / (time.perf_counter() - started)
+        if records["fast"][: len(records["python"])] != records["python"]:
+            raise RuntimeError(f"{a} vs {b}: the engines' records differ")
+        figures[f"{a} vs {b}"] = {
+            "python_duels_per_second": rates["python"],
+            "fast_duels_per_second": rates["fast"],
+            "ratio": rates["fast"] / rates["python"],
+        }
+    return figures
+
+
 def _scalar_cartpole(env: gym.Env, seconds: float) -> float:
     steps, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
@@ -189,6 +226,20 @@ def _scalar_cartpole(env: gym.Env, seconds: float) -> float:
             env.reset()
         steps += 1
     return steps / (time.perf_counter() - started)
+
+
+def render_tournament(figures: dict[str, Any] | None) -> list[tuple[str, str, str, str, str]]:
+    """Rows of `duelo bench`'s table for `tournament_figures` (none without the extra)."""
+    return [
+        (
+            "tournament",
+            f"--engine fast, {pairing}",
+            f"{f['fast_duels_per_second']:,.0f} duels/s",
+            f"x{f['ratio']:.1f} of --engine python ({f['python_duels_per_second']:,.0f}/s)",
+            "",
+        )
+        for pairing, f in (figures or {}).items()
+    ]
 
 
 def render(figures: dict[str, Any] | None) -> list[tuple[str, str, str, str, str]]:

@@ -11,7 +11,7 @@ against, timed on the same machine at the same moment:
 - training: MaskablePPO frames per second on each env against PPO on
   CartPole-v1 with the same settings, and the share of wall time spent in env steps;
 - the batched engine (`batched.py`, extra `fast`) against the scalar env and CartPole-v1's
-  own vector env at the same N.
+  own vector env at the same N, and its tournaments against the Python engine's.
 
 A ratio is the median of ratios of measurements taken in alternation (reference,
 subject, reference, subject...), not of two medians taken minutes apart: on a
@@ -37,7 +37,7 @@ import numpy as np
 import duelo  # noqa: F401  (registers the env ids)
 from duelo.agents.brain import load_brain, shipped_brains
 from duelo.agents.registry import make_policy
-from duelo.benchmarks.batched import batched_figures
+from duelo.benchmarks.batched import batched_figures, render_tournament, tournament_figures
 from duelo.benchmarks.batched import render as render_batched
 from duelo.benchmarks.serve import render as render_serve
 from duelo.benchmarks.serve import serve_latency
@@ -299,6 +299,7 @@ def run_benchmarks(quick: bool = False) -> dict[str, Any]:
         results["systems"][name] = figures
     results["serve"] = serve_latency(200 if quick else 2000)
     results["batched"] = batched_figures(quick)
+    results["batched_tournament"] = tournament_figures(quick)
     results["reference"] = {
         "env_id": REFERENCE_ENV,
         "step_us": statistics.median(reference_steps) * 1e6,
@@ -388,6 +389,7 @@ def render_table(results: dict[str, Any]) -> str:
             )
     rows += render_serve(results.get("serve"))
     rows += render_batched(results.get("batched"))
+    rows += render_tournament(results.get("batched_tournament"))
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
     return (
         "\n".join(

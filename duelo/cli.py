@@ -23,6 +23,7 @@ from duelo.evaluation.exploit import with_exact_figures
 from duelo.evaluation.report import build_report, plots_available, render, write_outputs
 from duelo.evaluation.tournament import (
     BACKENDS,
+    ENGINES,
     MAX_DUELS,
     TournamentSpec,
     canonical_policies,
@@ -133,6 +134,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     tournament.add_argument(
         "--address", help="with --backend ray: a running cluster (ray start), else one is started"
+    )
+    tournament.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="python",
+        help="fast: play duels in batches in the compiled engine (extra: fast; Infierno and "
+        "the fencing duel, in-process policies); same results",
     )
     tournament.add_argument("--out", type=Path, default=Path("duelo-tournament"))
     tournament.add_argument("--resume", action="store_true", help="continue an interrupted run")
@@ -464,6 +472,11 @@ def run_tournaments(args: argparse.Namespace) -> None:
                 suite=suite,
             )
         )
+    if args.engine == "fast":
+        from duelo.evaluation.batched_tournament import check_engine
+
+        for spec in specs:
+            check_engine(spec.system, spec.policies)
     reports = []
     for spec in specs:
         progress = None if args.quiet or not sys.stderr.isatty() else progress_bar(spec.system)
@@ -475,6 +488,7 @@ def run_tournaments(args: argparse.Namespace) -> None:
             progress,
             args.backend,
             args.address,
+            args.engine,
         )
         report = build_report(records, list(spec.policies), seed=args.seed)
         if args.exact and spec.suite:

@@ -1,7 +1,7 @@
 """Tournament duels on a Ray cluster (`duelo tournament --backend ray`, extra `ray`).
 
 A tournament is a list of independent, seeded duel jobs (`schedule`), so Ray only
-has to run `run_job` on batches of them and hand the records back in schedule
+has to run `play_jobs` on batches of them and hand the records back in schedule
 order: the results file is then byte for byte the local backend's, and resuming
 works the same way (the caller appends each record as it comes and skips the
 jobs already recorded). Ray is started here for the run (`workers` CPUs of this
@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from duelo.evaluation.tournament import DuelJob, run_job
+from duelo.evaluation.tournament import DuelJob, chunk_size, play_jobs
 
 IN_FLIGHT = 2
 """Batches queued per CPU, so that no CPU waits while the driver writes records."""
@@ -41,16 +41,11 @@ def check_backend(address: str | None) -> None:
         raise ValueError(f"--address {address}: no Ray cluster answers there ({error})") from None
 
 
-def play_batch(jobs: list[DuelJob]) -> list[dict[str, Any]]:
-    """The records of a batch of jobs, played in a Ray worker."""
-    return [run_job(job) for job in jobs]
-
-
 def ray_results(
-    jobs: Iterator[DuelJob], count: int, workers: int, address: str | None
+    jobs: Iterator[DuelJob], count: int, workers: int, address: str | None, engine: str
 ) -> Iterator[dict[str, Any]]:
-    """Records of the `count` jobs in schedule order, played by Ray tasks (`check_backend`
-    first)."""
+    """Records of the `count` jobs in schedule order, played by Ray tasks on `engine`
+    (`check_backend` first)."""
     import ray
 
     started_here = not ray.is_initialized()
@@ -63,12 +58,12 @@ def ray_results(
         )
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", workers)))
-        size = max(1, min(64, count // (cpus * 8)))
-        task = ray.remote(num_cpus=1)(play_batch)
+        size = chunk_size(count, cpus, engine)
+        task = ray.remote(num_cpus=1)(play_jobs)
         window: deque[Any] = deque()
         batches = iter(lambda: list(itertools.islice(jobs, size)), [])
         for batch in batches:
-            window.append(task.remote(batch))
+            window.append(task.remote(batch, engine))
             if len(window) >= IN_FLIGHT * cpus:
                 yield from ray.get(window.popleft())
         while window:

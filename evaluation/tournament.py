@@ -13,6 +13,8 @@ duels are kept, a half-written last line is dropped, and the rest is played.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 import multiprocessing
 import signal
@@ -41,6 +43,8 @@ from duelo.registration import system
 
 RESULTS_FILE = "results.jsonl"
 SPEC_FILE = "tournament.json"
+BATCH = 1024
+"""Duels the fast engine plays together at most (one batch per pairing and setup)."""
 MAX_DUELS = 100_000
 """Duels per pairing at most: the records of a tournament are kept in memory for its report
 (and 100,000 duels already pin a score within about 0.3 %)."""
@@ -194,11 +198,35 @@ def run_job(job: DuelJob) -> dict[str, Any]:
     a, b = (_policy(name, job.system, job.move_time_limit, job.variant) for name in (job.a, job.b))
     seated = (a, b) if job.seat_of_a == 0 else (b, a)
     result = play_duel(ruleset, seated, job.seed, job.move_time_limit)
+    outcome = result.outcome
+    return duel_record(
+        job,
+        ruleset.version,
+        outcome.winner,
+        outcome.reason,
+        outcome.truncated,
+        result.forfeit,
+        result.decisions,
+        result.state.round,
+    )
+
+
+def duel_record(
+    job: DuelJob,
+    version: int,
+    winner: int | None,
+    reason: str,
+    truncated: bool,
+    forfeit: int | None,
+    decisions: int,
+    rounds: int,
+) -> dict[str, Any]:
+    """A played duel's record (`RECORD_TYPES`); `winner` and `forfeit` are seats here, and
+    sides ("a" or "b") in the record."""
     seat_of = {job.seat_of_a: "a", 1 - job.seat_of_a: "b"}
-    winner = result.outcome.winner
     return {
         "system": job.system,
-        "version": ruleset.version,
+        "version": version,
         "variant": job.variant,
         "a": job.a,
         "b": job.b,
@@ -206,11 +234,11 @@ def run_job(job: DuelJob) -> dict[str, Any]:
         "seat_of_a": job.seat_of_a,
         "seed": job.seed,
         "winner": None if winner is None else seat_of[winner],
-        "reason": result.outcome.reason,
-        "truncated": result.outcome.truncated,
-        "forfeit": None if result.forfeit is None else seat_of[result.forfeit],
-        "decisions": result.decisions,
-        "rounds": result.state.round,
+        "reason": reason,
+        "truncated": truncated,
+        "forfeit": None if forfeit is None else seat_of[forfeit],
+        "decisions": decisions,
+        "rounds": rounds,
     }
 
 
@@ -317,20 +345,29 @@ def run_tournament(
     progress: Callable[[int, int], None] | None = None,
     backend: str = "local",
     address: str | None = None,
+    engine: str = "python",
 ) -> list[dict[str, Any]]:
     """Play every scheduled duel not yet in `out`, appending records; return them all.
 
     Nothing is written before the first duel is played, so a run that fails early leaves
     no half-made folder behind. `backend` "local" plays in `workers` processes here,
-    "ray" on a Ray cluster (`evaluation/ray_backend.py`; `address` None starts one here):
-    the records, and so the file, are the same either way.
+    "ray" on a Ray cluster (`evaluation/ray_backend.py`; `address` None starts one here);
+    `engine` "python" plays each duel through the reference rules, "fast" chunks of them
+    in the batched engine (`evaluation/batched_tournament.py`): the records, and so the
+    file, are the same every way.
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, not {backend!r}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     if backend == "ray":
         from duelo.evaluation.ray_backend import check_backend
 
         check_backend(address)
+    if engine == "fast":
+        from duelo.evaluation.batched_tournament import check_engine
+
+        check_engine(spec.system, spec.policies)
     results_path = out / RESULTS_FILE
     spec_path = out / SPEC_FILE
     spec_json = json.dumps(asdict(spec), sort_keys=True, indent=2) + "\n"
@@ -345,7 +382,7 @@ def run_tournament(
             "or variant differ); resume it with the same settings or choose another --out"
         )
     stream = _locked(results_path, "a") if results_path.exists() else None
-    place = Placement(workers, backend, address)
+    place = Placement(workers, backend, address, engine)
     return _play(spec, results_path, spec_path, spec_json, stream, place, progress)
 
 
@@ -400,31 +437,59 @@ def _play(
 
 
 BACKENDS = ("local", "ray")
+ENGINES = ("python", "fast")
+"""`duelo tournament --engine`: each duel through the reference rules, or many at once
+through the batched engine (extra `fast`)."""
 
 
 @dataclass(frozen=True)
 class Placement:
     """Where the duels run: `workers` local processes, or a Ray cluster at `address`
-    (None: one started here with `workers` CPUs)."""
+    (None: one started here with `workers` CPUs); and on which engine."""
 
     workers: int
     backend: str = "local"
     address: str | None = None
+    engine: str = "python"
+
+
+def play_jobs(jobs: list[DuelJob], engine: str) -> list[dict[str, Any]]:
+    """The records of a chunk of jobs, in their order, played on `engine`."""
+    if engine == "fast":
+        from duelo.evaluation.batched_tournament import batched_records
+
+        return batched_records(jobs)
+    return [run_job(job) for job in jobs]
+
+
+def chunk_size(count: int, workers: int, engine: str) -> int:
+    """Jobs handed to a worker at a time: a batch's worth on the fast engine (every
+    worker getting some), else enough to spread the cost of handing them over."""
+    if engine == "fast":
+        return max(1, min(BATCH, -(-count // workers)))
+    return max(1, min(64, count // (workers * 8)))
 
 
 def _results(jobs: Iterator[DuelJob], count: int, place: Placement) -> Iterator[dict[str, Any]]:
-    """Records of the `count` jobs in schedule order, whatever the backend and the number
-    of workers (never more local processes than jobs)."""
+    """Records of the `count` jobs in schedule order, whatever the backend, the engine
+    and the number of workers (never more local processes than jobs)."""
     if place.backend == "ray":
         from duelo.evaluation.ray_backend import ray_results
 
-        yield from ray_results(jobs, count, place.workers, place.address)
+        yield from ray_results(jobs, count, place.workers, place.address, place.engine)
         return
-    workers = min(place.workers, count)
-    if workers <= 1:
-        yield from map(run_job, jobs)
+    workers = max(1, min(place.workers, count))
+    if workers == 1 and place.engine == "python":
+        yield from map(run_job, jobs)  # each record written as soon as it is played
         return
-    chunk = max(1, min(64, count // (workers * 8)))
+    size = chunk_size(count, workers, place.engine)
+    chunks = iter(lambda: list(itertools.islice(jobs, size)), [])
+    if workers == 1:
+        for chunk in chunks:
+            yield from play_jobs(chunk, place.engine)
+        return
     context = multiprocessing.get_context("spawn")
+    play = functools.partial(play_jobs, engine=place.engine)
     with context.Pool(workers, initializer=_leave_interrupts_to_the_parent) as pool:
-        yield from pool.imap(run_job, jobs, chunksize=chunk)
+        for records in pool.imap(play, chunks):
+            yield from records

@@ -56,6 +56,8 @@ def test_quick_bench_reports_every_figure(
             for size in figures["by_size"].values():
                 assert size["decisions_per_second"] > 0 and size["ratio_to_cartpole"] > 0
             assert 0 < figures["training"]["env_share"] < 1
+        for figures in results["batched_tournament"].values():  # the records compared too
+            assert figures["fast_duels_per_second"] > 0 and figures["python_duels_per_second"] > 0
     table = capsys.readouterr().out
     assert "CartPole-v1 step" in table and "MaskablePPO frames/s" in table
     verdicts = [line for line in table.splitlines() if " met (" in line or " missed (" in line]

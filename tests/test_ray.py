@@ -75,3 +75,11 @@ def test_the_command_line_backend(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main([*ray_args, "--address", "head-without-port"]) == 2
     assert "is not HOST:PORT" in capsys.readouterr().err
     assert not (tmp_path / "y").exists()  # refused before any duel
+
+
+def test_the_fast_engine_on_ray_writes_the_same_bytes(tmp_path: Path) -> None:
+    pytest.importorskip("numba")
+    run_tournament(spec(), tmp_path / "local")
+    run_tournament(spec(), tmp_path / "ray", workers=2, backend="ray", engine="fast")
+    local = (tmp_path / "local" / RESULTS_FILE).read_bytes()
+    assert local == (tmp_path / "ray" / RESULTS_FILE).read_bytes()

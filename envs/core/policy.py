@@ -33,3 +33,14 @@ class Policy(Protocol):
         whole vector).
         """
         ...
+
+
+@runtime_checkable
+class BatchPolicy(Policy, Protocol):
+    """A policy that can also decide many duels in one call (`duelo tournament --engine
+    fast`). One instance decides every duel of a batch, so it keeps no state and draws
+    no randomness: `act_batch(o, m)[i]` is `act(o[i], m[i], rng)` for any `rng`."""
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """The action for each row: flat observations (N, size), masks (N, actions)."""
+        ...

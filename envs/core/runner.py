@@ -81,7 +81,12 @@ def play_duel(
     return DuelResult(outcome, decisions, state)
 
 
+def forfeit_reason(seat: int, why: str) -> str:
+    """The outcome's reason when `seat`'s policy faults (`why`: the referee's words)."""
+    return f"side {'AB'[seat]} forfeits: its policy {why}"
+
+
 def _forfeit(state: Any, decisions: int, seat: int, why: str) -> DuelResult:
-    outcome = Outcome(1 - seat, f"side {'AB'[seat]} forfeits: its policy {why}")
+    outcome = Outcome(1 - seat, forfeit_reason(seat, why))
     state.finish(outcome)
     return DuelResult(outcome, decisions, state, forfeit=seat)

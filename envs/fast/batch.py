@@ -54,3 +54,27 @@ def seed_rows(seats: np.ndarray, rows: np.ndarray, seeds: list[int | None]) -> N
         opponent = np.random.SeedSequence(int(np_random.integers(2**63)))
         seats["opponent"][row] = seeded_stream(opponent)
         seats["env_rng"][row] = stream_of(np_random.bit_generator)
+
+
+PLAY_DTYPE = np.dtype(
+    [
+        ("seat", np.int64),  # the seat to decide, or -1 once the duel is over
+        ("decisions", np.int64),
+        ("compiled", np.uint8, (2,)),  # 1: the seat's policy is random, played in the kernel
+        ("dice", np.uint64, (STREAM_WORDS,)),
+        ("rng", np.uint64, (2, STREAM_WORDS)),  # each seat's generator
+    ],
+    align=True,
+)
+"""The runner's side of one row of tournament play (`envs/core/runner.play_duel`)."""
+
+
+def seeded_table(seeds: list[int], random_seats: np.ndarray) -> np.ndarray:
+    """Rows seeded as `runner.duel_streams(seed)` seeds a duel: the dice and each seat's
+    generator; `random_seats[i, s]` says the random policy plays seat s of row i."""
+    table = np.zeros(len(seeds), PLAY_DTYPE)
+    for row, seed in enumerate(seeds):
+        streams = (np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(3))
+        table["dice"][row], table["rng"][row, 0], table["rng"][row, 1] = map(seeded_stream, streams)
+    table["compiled"] = random_seats
+    return table

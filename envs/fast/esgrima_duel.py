@@ -42,6 +42,15 @@ _ARMOUR_CODE = {Armour.NONE: NONE_ARMOUR, Armour.LIGHT: LIGHT_ARMOUR, Armour.HEA
 ADVANTAGE = np.array([int(ADVANTAGE_OVER[Card(card)]) for card in range(CARDS)], dtype=np.int64)
 """Seed (Las cartas de duelo): the card each card has Advantage against."""
 _ESTOCADA_ALTA, _ESTOCADA_PROFUNDA, _TAJO_CIRCULAR, _TRETA, _FINTA, _INSULTO = map(int, Card)
+ENDINGS = (
+    "",
+    "round cap of {cap}",
+    "{loser} surrenders",
+    "{loser} falls",
+    "first blood to {winner}",
+)
+"""The reference's `Outcome.reason` of each way a duel ends (`duel["ending"]` indexes it)."""
+GOING_ON, ROUND_CAP, SURRENDERS, FALLS, FIRST_BLOOD = range(len(ENDINGS))
 
 
 RULES_DTYPE = np.dtype(
@@ -108,8 +117,19 @@ def duel_dtype(cards: int) -> np.dtype:
             ("over", np.bool_),
             ("winner", np.int64),  # the winning seat, or -1 for a draw (read once over)
             ("truncated", np.bool_),
+            ("ending", np.int64),  # an index into ENDINGS
         ],
         align=True,
+    )
+
+
+def ending_reason(duel: np.void, rules: np.ndarray, names: tuple[str, str]) -> str:
+    """The reference's `Outcome.reason` of an ended duel, the fighters named `names`."""
+    winner = int(duel["winner"])
+    return ENDINGS[int(duel["ending"])].format(
+        winner=names[winner] if winner >= 0 else "",
+        loser=names[1 - winner] if winner >= 0 else "",
+        cap=int(rules["exchange_cap"][0]),
     )
 
 
@@ -126,6 +146,7 @@ def new_duel(d: np.void, r: np.void, dice: np.ndarray) -> None:
     d.over = False
     d.truncated = False
     d.winner = -1
+    d.ending = GOING_ON
     d.round = 0
     d.phase = FIRST
     d.commit[0] = d.commit[1] = NO_COMMIT
@@ -172,7 +193,7 @@ def legal_actions(d: np.void, r: np.void, seat: int, mask: np.ndarray) -> None:
 def apply(d: np.void, r: np.void, seat: int, action: int, dice: np.ndarray) -> None:
     """`EsgrimaDuelRuleset.apply` of a legal action."""
     if action == SURRENDER:
-        _finish(d, 1 - seat, False)
+        _finish(d, 1 - seat, SURRENDERS)
         return
     size = d.hand_size[seat]
     if action < REPOSITION_ACTION:
@@ -252,10 +273,11 @@ def observe(d: np.void, r: np.void, seat: int, out: np.ndarray) -> None:
 
 
 @numba.njit(cache=True)
-def _finish(d: np.void, winner: int, truncated: bool) -> None:
+def _finish(d: np.void, winner: int, ending: int) -> None:
     d.over = True
     d.winner = winner
-    d.truncated = truncated
+    d.truncated = ending == ROUND_CAP
+    d.ending = ending
 
 
 @numba.njit(cache=True)
@@ -283,7 +305,7 @@ def _roll_for_foco(d: np.void, r: np.void, dice: np.ndarray) -> None:
 def _start_exchange(d: np.void, r: np.void, dice: np.ndarray) -> None:
     d.round += 1
     if d.round > r.exchange_cap:  # the round cap: a truncated draw (DuelRecord.start_round)
-        _finish(d, -1, True)
+        _finish(d, -1, ROUND_CAP)
         return
     d.commit[0] = d.commit[1] = NO_COMMIT
     d.phase = FIRST
@@ -394,9 +416,9 @@ def _hurt(d: np.void, r: np.void, actor: int, damage: int) -> None:
         lost = min(damage, d.pg[target])
         d.pg[target] -= lost
     if d.pg[target] <= 0:
-        _finish(d, actor, False)
+        _finish(d, actor, FALLS)
     elif lost > 0 and r.first_blood:
-        _finish(d, actor, False)
+        _finish(d, actor, FIRST_BLOOD)
 
 
 # --- the deck ------------------------------------------------------------------------
@@ -562,3 +584,67 @@ def step_rows(
             e.needs_reset = True
             mask[:] = False  # nothing is legal once the duel is over
     return -1
+
+
+# --- tournament play: `runner.play_duel` for every row, two policies and no env -----------
+# The same in every system module (infierno.py has it too), for the reason the env loop is.
+
+
+@numba.njit(cache=True)
+def _play_on(d: np.void, r: np.void, t: np.void, observation: np.ndarray, mask: np.ndarray) -> None:
+    """Play on until a seat whose policy is not compiled must decide (its observation and
+    mask filled, `t.seat` set) or the duel ends (`t.seat` -1). The random policy draws
+    `legal[rng.integers(legal.size)]` from its seat's generator."""
+    while True:
+        seat = to_act(d, r)
+        t.seat = seat
+        if seat < 0:
+            return
+        legal_actions(d, r, seat, mask)
+        if not t.compiled[seat]:
+            observe(d, r, seat, observation)
+            return
+        pick = roll(t.rng[seat], mask.sum()) - 1
+        for action in range(ACTIONS):
+            if mask[action]:
+                if pick == 0:
+                    break
+                pick -= 1
+        apply(d, r, seat, action, t.dice)
+        t.decisions += 1
+
+
+@numba.njit(cache=True)
+def start_rows(
+    duels: np.ndarray,
+    rules: np.ndarray,
+    table: np.ndarray,
+    observations: np.ndarray,
+    masks: np.ndarray,
+) -> None:
+    """Deal every row's duel and play it up to the first decision left to Python."""
+    r = rules[0]
+    for i in range(duels.shape[0]):
+        new_duel(duels[i], r, table[i].dice)
+        _play_on(duels[i], r, table[i], observations[i], masks[i])
+
+
+@numba.njit(cache=True)
+def play_rows(
+    duels: np.ndarray,
+    rules: np.ndarray,
+    table: np.ndarray,
+    rows: np.ndarray,
+    actions: np.ndarray,
+    observations: np.ndarray,
+    masks: np.ndarray,
+) -> None:
+    """Apply `actions[k]` (legal, checked by the caller) for the seat deciding in row
+    `rows[k]`, and play each of those rows on to its next decision left to Python."""
+    r = rules[0]
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        d, t = duels[i], table[i]
+        apply(d, r, t.seat, actions[k], t.dice)
+        t.decisions += 1
+        _play_on(d, r, t, observations[i], masks[i])

@@ -66,6 +66,20 @@ FEATS_SHOWN = tuple(Feat(name) for name in STATUS_FLAGS[-3:])
 """The feats an observation shows, in its order."""
 FLAG = np.uint8
 """Flags held per seat, slot or weapon (numba's records hold no arrays of booleans)."""
+ENDINGS = (
+    "",
+    "round cap of {cap}",
+    "duel settled after repeated double misses",
+    "duel settled by agreement",
+    "both fighters are out",
+    "{loser} bites the dust",
+    "{loser} is knocked out",
+    "{loser} surrenders",
+    "{loser} flees (counts as surrender)",
+)
+"""The reference's `Outcome.reason` of each way a duel ends (`duel["ending"]` indexes it)."""
+(GOING_ON, ROUND_CAP, DOUBLE_MISSES, AGREEMENT, BOTH_OUT, BITES_THE_DUST, KNOCKED_OUT,
+ SURRENDERS, FLEES) = range(len(ENDINGS))  # fmt: skip
 
 
 COSTS = np.array(
@@ -310,8 +324,17 @@ def duel_dtype() -> np.dtype:
             ("over", np.bool_),
             ("winner", np.int64),
             ("truncated", np.bool_),
+            ("ending", np.int64),  # an index into ENDINGS
         ],
         align=True,
+    )
+
+
+def ending_reason(duel: np.void, rules: np.ndarray, names: tuple[str, str]) -> str:
+    """The reference's `Outcome.reason` of an ended duel, the fighters named `names`."""
+    loser = 1 - int(duel["winner"])
+    return ENDINGS[int(duel["ending"])].format(
+        loser=names[loser] if loser < 2 else "", cap=int(rules["round_cap"][0])
     )
 
 
@@ -344,11 +367,12 @@ def _in_hand(d: np.void, r: np.void, seat: int, place: int) -> int:
 
 
 @numba.njit(cache=True)
-def _finish(d: np.void, winner: int, truncated: bool) -> None:
+def _finish(d: np.void, winner: int, ending: int) -> None:
     """`InfiernoRuleset._finish`: the result, and attacks still waiting die with the duel."""
     d.over = True
     d.winner = winner
-    d.truncated = truncated
+    d.truncated = False
+    d.ending = ending
     d.queue_start = d.queue_end = 0
 
 
@@ -426,6 +450,7 @@ def new_duel(d: np.void, r: np.void, dice: np.ndarray) -> None:
     d.over = False
     d.winner = -1
     d.truncated = False
+    d.ending = GOING_ON
     d.distance = _roll_distance(r, dice)
     if r.staredown:
         _open_formal_duel(d, r, dice)
@@ -587,6 +612,7 @@ def _start_round(d: np.void, r: np.void) -> None:
         d.over = True
         d.winner = -1
         d.truncated = True
+        d.ending = ROUND_CAP
         return
     d.phase = ROUND_PHASE
     d.turn_index = 0
@@ -635,7 +661,7 @@ def _end_round(d: np.void, r: np.void, dice: np.ndarray) -> None:
     ):
         # §8.1 step 4: both missed in round 1 of the shootout
         if d.duel_repeats >= r.max_duel_repeats:
-            _finish(d, -1, False)  # settled after repeated double misses
+            _finish(d, -1, DOUBLE_MISSES)
         elif r.both_miss == 2:
             _repeat_duel(d, r, dice)
         else:
@@ -653,7 +679,7 @@ def _honour(d: np.void, r: np.void, seat: int, action: int, dice: np.ndarray) ->
     if d.honour[1 - seat] < 0:
         return  # told when both are in
     if d.honour[0] == SETTLE and d.honour[1] == SETTLE:
-        _finish(d, -1, False)
+        _finish(d, -1, AGREEMENT)
     else:
         _repeat_duel(d, r, dice)
 
@@ -685,9 +711,10 @@ def _check_out(d: np.void) -> bool:
     if not (out0 or out1):
         return False
     if out0 and out1:
-        _finish(d, -1, False)
+        _finish(d, -1, BOTH_OUT)
     else:
-        _finish(d, 1 if out0 else 0, False)
+        loser = 0 if out0 else 1
+        _finish(d, 1 - loser, BITES_THE_DUST if d.hp[loser] <= 0 else KNOCKED_OUT)
     return True
 
 
@@ -813,7 +840,7 @@ def _turn_action(d: np.void, r: np.void, seat: int, action: int, dice: np.ndarra
         return
     _spend(d, COSTS[int(r.draws_free[seat]), int(d.prone[seat]), action], action)
     if action == SURRENDER:
-        _finish(d, 1 - seat, False)
+        _finish(d, 1 - seat, SURRENDERS)
         return
     main = _in_hand(d, r, seat, MAIN_HAND)
     if action <= TWO_WEAPON_ATTACK:  # the attacks
@@ -958,7 +985,7 @@ def _move(d: np.void, r: np.void, seat: int, action: int) -> None:
     runs = action == RUN_IN or action == RUN_OUT
     reach = r.speed * (RUN_MULTIPLIER if runs else 1)
     if (action == RETREAT or action == RUN_OUT) and before >= r.arena:
-        _finish(d, 1 - seat, False)  # flight counts as surrender
+        _finish(d, 1 - seat, FLEES)  # flight counts as surrender
         return
     if action == ADVANCE or action == RUN_IN or action == STEP_IN:
         step = 1 if action == STEP_IN else reach
@@ -1388,3 +1415,67 @@ def step_rows(
             e.needs_reset = True
             mask[:] = False  # nothing is legal once the duel is over
     return -1
+
+
+# --- tournament play: `runner.play_duel` for every row, two policies and no env -----------
+# The same in every system module (esgrima_duel.py has it too), for the reason the env loop is.
+
+
+@numba.njit(cache=True)
+def _play_on(d: np.void, r: np.void, t: np.void, observation: np.ndarray, mask: np.ndarray) -> None:
+    """Play on until a seat whose policy is not compiled must decide (its observation and
+    mask filled, `t.seat` set) or the duel ends (`t.seat` -1). The random policy draws
+    `legal[rng.integers(legal.size)]` from its seat's generator."""
+    while True:
+        seat = to_act(d, r)
+        t.seat = seat
+        if seat < 0:
+            return
+        legal_actions(d, r, seat, mask)
+        if not t.compiled[seat]:
+            observe(d, r, seat, observation)
+            return
+        pick = roll(t.rng[seat], mask.sum()) - 1
+        for action in range(ACTIONS):
+            if mask[action]:
+                if pick == 0:
+                    break
+                pick -= 1
+        apply(d, r, seat, action, t.dice)
+        t.decisions += 1
+
+
+@numba.njit(cache=True)
+def start_rows(
+    duels: np.ndarray,
+    rules: np.ndarray,
+    table: np.ndarray,
+    observations: np.ndarray,
+    masks: np.ndarray,
+) -> None:
+    """Deal every row's duel and play it up to the first decision left to Python."""
+    r = rules[0]
+    for i in range(duels.shape[0]):
+        new_duel(duels[i], r, table[i].dice)
+        _play_on(duels[i], r, table[i], observations[i], masks[i])
+
+
+@numba.njit(cache=True)
+def play_rows(
+    duels: np.ndarray,
+    rules: np.ndarray,
+    table: np.ndarray,
+    rows: np.ndarray,
+    actions: np.ndarray,
+    observations: np.ndarray,
+    masks: np.ndarray,
+) -> None:
+    """Apply `actions[k]` (legal, checked by the caller) for the seat deciding in row
+    `rows[k]`, and play each of those rows on to its next decision left to Python."""
+    r = rules[0]
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        d, t = duels[i], table[i]
+        apply(d, r, t.seat, actions[k], t.dice)
+        t.decisions += 1
+        _play_on(d, r, t, observations[i], masks[i])
