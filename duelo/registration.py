@@ -14,7 +14,6 @@ import gymnasium as gym
 
 from duelo.agents.encode import entries
 from duelo.agents.registry import make_policy, policy_names
-from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.policy import Policy
 from duelo.envs.fast import COMPILED
 from duelo.envs.systems import SYSTEMS, System, system
@@ -39,17 +38,33 @@ def make_env(
     system: str,
     opponent: str | Policy = "random",
     fixed_options: dict[str, Any] | None = None,
+    engine: str = "python",
     **kwargs: Any,
-) -> DuelEnv:
+) -> gym.Env:
     """Entry point of every duelo env id: the opponent may be given by name, and the
-    options an id fixes (`System.named_variants`) stand under those given to gym.make."""
+    options an id fixes (`System.named_variants`) stand under those given to gym.make.
+    `engine="fast"` steps the same duel in the batched engine (`envs/fast/scalar_env.py`,
+    extra `fast`; the random opponent, no rendering)."""
     if fixed_options:
         given = kwargs.get("options") or {}
         if not isinstance(given, dict):
             raise TypeError(f"options must be a dict of option values, not {given!r}")
         kwargs["options"] = {**fixed_options, **given}
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     info = SYSTEMS[system]
-    return info.env(opponent=make_policy(opponent, system), **kwargs)
+    env = info.env(opponent=make_policy(opponent, system), **kwargs)
+    if engine == "python":
+        return env
+    if importlib.util.find_spec("numba") is None:
+        raise ValueError("engine='fast' needs the fast extra: pip install 'duelo[fast]'")
+    from duelo.envs.fast.scalar_env import FastDuelEnv
+
+    return FastDuelEnv(env)
+
+
+ENGINES = ("python", "fast")
+"""`gymnasium.make(id, engine=...)`: the reference rules, or the batched engine (one row)."""
 
 
 def make_vector_env(
@@ -57,12 +72,18 @@ def make_vector_env(
     num_envs: int,
     autoreset_mode: Any = "NextStep",
     max_episode_steps: int | None = None,
+    engine: str = "fast",
     **kwargs: Any,
 ) -> Any:
     """Vector entry point of the ids with a batched engine (`envs/fast`, extra `fast`):
     `num_envs` duels of `make_env(system, **kwargs)` stepped together in compiled code."""
     from duelo.envs.fast.vector_env import DuelVectorEnv
 
+    if engine != "fast":
+        raise ValueError(
+            f"engine={engine!r}: the vector entry point is the batched engine; "
+            "vectorization_mode='sync' steps scalar envs"
+        )
     env = make_env(system, **kwargs)
     return DuelVectorEnv(env, num_envs, autoreset_mode, max_episode_steps)
 

@@ -78,11 +78,17 @@ class BatchedDuels:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} envs")
         rows = np.arange(self.num_envs)
         seed_rows(self.seats, rows, seeds)
+        self._seeded = True
+        self.deal(rows)
+
+    def deal(self, rows: np.ndarray) -> None:
+        """Deal new duels in `rows` (a reset without a seed: the streams go on)."""
+        if not self._seeded:
+            raise RuntimeError("deal() called before reset()")
         failed = self.module.reset_rows(
             self.duels, self.rules, self.seats, rows, self.fixed_seat, self.observations, self.masks
         )
         self._check_dealt(failed)
-        self._seeded = True
 
     def step(self, actions: np.ndarray) -> None:
         """One step of every row; the results are in this object's arrays."""
@@ -94,11 +100,15 @@ class BatchedDuels:
                 f"actions must be {self.num_envs} integers, not an array of shape "
                 f"{actions.shape} and dtype {actions.dtype}"
             )
+        self.advance(actions.astype(np.int64, copy=False))
+
+    def advance(self, actions: np.ndarray) -> None:
+        """`step` without checking `actions` (the caller made them: `num_envs` int64)."""
         status = self.module.step_rows(
             self.duels,
             self.rules,
             self.seats,
-            actions.astype(np.int64, copy=False),
+            actions,
             self.fixed_seat,
             self.illegal_penalty,
             self.illegal_limit,

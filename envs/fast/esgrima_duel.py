@@ -14,6 +14,8 @@ commit yet.
 
 from __future__ import annotations
 
+import functools
+
 import numba
 import numpy as np
 
@@ -96,6 +98,7 @@ def longest_duel(rules: np.ndarray, illegal_limit: int) -> int:
     return (int(rules["exchange_cap"][0]) + 1) * illegal_limit
 
 
+@functools.cache  # one dtype object: numba types a new one slowly at every call
 def duel_dtype(cards: int) -> np.dtype:
     """One fencing duel (`EsgrimaDuelState`) as a record, for a deck of `cards`."""
     return np.dtype(

@@ -16,6 +16,7 @@ Strength share and the damage that would put the target out.
 
 from __future__ import annotations
 
+import functools
 from types import SimpleNamespace
 
 import numba
@@ -88,6 +89,7 @@ COSTS = np.array(
 """`rules.cost_list(quick_draw, prone)` as an array: the action economy (§4, §5)."""
 
 
+@functools.cache  # one dtype object: numba types a new one slowly at every call
 def rules_dtype() -> np.dtype:
     """One dtype for every setup, so that numba compiles the kernels once."""
     two, weapons = (2,), (MAX_WEAPONS,)
@@ -277,6 +279,7 @@ def longest_duel(rules: np.ndarray, illegal_limit: int) -> int:
     return (decisions + 1) * illegal_limit
 
 
+@functools.cache  # one dtype object: numba types a new one slowly at every call
 def duel_dtype() -> np.dtype:
     two, carried = (2,), (2, MAX_CARRIED)
     return np.dtype(
