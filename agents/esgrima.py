@@ -14,7 +14,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from duelo.agents.plans import first_legal
+from duelo.agents.plans import first_legal, first_legal_batch
 from duelo.envs.core.observation import SIDES, FieldReader
 from duelo.envs.esgrima.duel import CARD_FIELDS, HAND_SIZE, RATING_FIELDS, REPOSITION, DuelAction
 from duelo.envs.esgrima.duel import OBSERVATION_SPEC as DUEL_SPEC
@@ -152,6 +152,10 @@ def card_value(card: Card, holds_foco: bool) -> float:
     return 1 + FOCO_VALUE / 2  # Insulto: 1 PG back and a fresh chance at Foco
 
 
+_HP, _HP_MAX = ({who: DUEL_SPEC.index(key, who) for who in SIDES} for key in ("hp", "hp_max"))
+"""Where each side's PG and maximum lie in the flat duel observation."""
+
+
 class AggressiveFencer:
     """Plays its hardest-hitting card; never repositions."""
 
@@ -171,6 +175,10 @@ class AggressiveFencer:
         self, observation: dict[str, np.ndarray], action_mask: np.ndarray, rng: np.random.Generator
     ) -> int:
         return first_legal(action_mask, [DuelAction(c) for c in self.ORDER])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for every row at once (`BatchPolicy`: a batched tournament asks this way)."""
+        return first_legal_batch(action_masks, [DuelAction(c) for c in self.ORDER])
 
 
 class CautiousFencer:
@@ -193,6 +201,18 @@ class CautiousFencer:
         if action_mask[DuelAction.PLAY_ESTOCADA_PROFUNDA]:
             return int(DuelAction.PLAY_ESTOCADA_PROFUNDA)
         return int(DuelAction.REPOSITION_123)
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for every row at once, its rules applied last to first (`BatchPolicy`)."""
+        hp, hp_max = observations[:, _HP["self"]], observations[:, _HP_MAX["self"]]
+        actions = np.full(len(observations), int(DuelAction.REPOSITION_123), np.int64)
+        deep = int(DuelAction.PLAY_ESTOCADA_PROFUNDA)
+        actions[action_masks[:, deep]] = deep
+        insult = int(DuelAction.PLAY_INSULTO)
+        actions[(hp < hp_max) & action_masks[:, insult]] = insult
+        fresh_foe = observations[:, _HP["opponent"]] >= observations[:, _HP_MAX["opponent"]] - 1
+        actions[(hp <= self.SURRENDER_AT) & fresh_foe] = int(DuelAction.SURRENDER)
+        return actions
 
 
 class ExpertFencer:

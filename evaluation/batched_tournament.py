@@ -2,10 +2,11 @@
 
 The duels of one pairing and setup in a chunk of the schedule are played as one batch
 (`envs/fast/`): the compiled rules step every row; the random policy draws inside the
-kernels, from its seat's generator; a `BatchPolicy` (a numpy brain) decides
-all its waiting rows in one call; any other in-process policy (a scripted NPC,
-`optimal`) is asked row by row through the referee, as `play_duel` asks it, with a
-fresh instance and the seat's own generator for each duel. Each row is seeded as
+kernels, from its seat's generator; a `BatchPolicy` (a numpy brain, a scripted NPC
+written on arrays) decides all its waiting rows in one call; any other in-process
+policy (the other scripted NPCs, `optimal`) is asked row by row through the
+referee, as `play_duel` asks it, with a fresh instance and the seat's own generator
+for each duel. Each row is seeded as
 `play_duel` seeds its duel, so the records are `run_job`'s, byte for byte.
 
 A batch call that raises, answers in the wrong shape or takes longer than the move
@@ -31,7 +32,7 @@ from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import seat_names
 from duelo.envs.core.runner import forfeit_reason
 from duelo.envs.fast import COMPILED
-from duelo.evaluation.tournament import DuelJob, _policy, _ruleset, duel_record
+from duelo.evaluation.tournament import DuelJob, duel_policy, duel_record, worker_ruleset
 
 
 def check_engine(system_name: str, policies: tuple[str, ...]) -> None:
@@ -75,7 +76,7 @@ def _rules(system_name: str, variant_json: str) -> np.ndarray:
     """The compiled rules of a setup, once per worker (building them reads the ruleset's
     tables)."""
     module = _module(system_name)
-    return module.rules_of(_ruleset(system_name, variant_json))  # type: ignore[no-any-return]
+    return module.rules_of(worker_ruleset(system_name, variant_json))  # type: ignore[no-any-return]
 
 
 def _module(system_name: str) -> Any:
@@ -104,7 +105,7 @@ class _Batch:
         first = jobs[0]
         self.jobs = jobs
         self.variant_json = _variant_json(first)
-        self.ruleset = _ruleset(first.system, self.variant_json)
+        self.ruleset = worker_ruleset(first.system, self.variant_json)
         self.module = _module(first.system)
         self.rules = _rules(first.system, self.variant_json)
         self.names = seat_names(*(c.name for c in self.ruleset.characters))
@@ -123,7 +124,7 @@ class _Batch:
 
     def _side(self, name: str) -> _Side:
         job = self.jobs[0]
-        probe = _policy(name, job.system, job.move_time_limit, job.variant)
+        probe = duel_policy(name, job.system, job.move_time_limit, job.variant)
         return _Side(
             name,
             compiled=type(probe) is RandomPolicy,
@@ -190,7 +191,7 @@ class _Batch:
         if row not in side.per_duel:
             job = self.jobs[row]
             seat = int(self.table["seat"][row])
-            policy = _policy(side.name, job.system, job.move_time_limit, job.variant)
+            policy = duel_policy(side.name, job.system, job.move_time_limit, job.variant)
             stream = np.random.SeedSequence(job.seed, spawn_key=(1 + seat,))
             side.per_duel[row] = (policy, np.random.default_rng(stream))
         return side.per_duel[row]

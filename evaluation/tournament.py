@@ -159,7 +159,7 @@ def scheduled(spec: TournamentSpec) -> int:
     return pairings * spec.duels
 
 
-def _policy(
+def duel_policy(
     name: str, system_name: str, time_limit: float | None, variant: dict[str, Any]
 ) -> Policy:
     """A fresh policy for each duel, so none carries state from one duel into the next
@@ -187,15 +187,17 @@ def _sandboxed(name: str, system_name: str, time_limit: float | None) -> Sandbox
 
 
 @lru_cache(maxsize=16)
-def _ruleset(system_name: str, variant_json: str) -> Any:
+def worker_ruleset(system_name: str, variant_json: str) -> Any:
     """One ruleset per worker and variant (building one reads the YAML configs)."""
     return system(system_name).ruleset(**json.loads(variant_json))
 
 
 def run_job(job: DuelJob) -> dict[str, Any]:
     """Play one scheduled duel and return its record."""
-    ruleset = _ruleset(job.system, json.dumps(job.variant, sort_keys=True))
-    a, b = (_policy(name, job.system, job.move_time_limit, job.variant) for name in (job.a, job.b))
+    ruleset = worker_ruleset(job.system, json.dumps(job.variant, sort_keys=True))
+    a, b = (
+        duel_policy(name, job.system, job.move_time_limit, job.variant) for name in (job.a, job.b)
+    )
     seated = (a, b) if job.seat_of_a == 0 else (b, a)
     result = play_duel(ruleset, seated, job.seed, job.move_time_limit)
     outcome = result.outcome

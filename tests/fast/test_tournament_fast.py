@@ -1,7 +1,8 @@
 """`duelo tournament --engine fast`: the records of the batched engine are the Python
-engine's, byte for byte, for every kind of policy it plays (random in the kernels, a
-numpy brain in batches, scripted NPCs row by row), in suites of setups, after a resume,
-and when a policy misbehaves; what it cannot play is refused before any duel."""
+engine's, byte for byte, for every kind of policy it plays (random in the kernels,
+brains and scripted NPCs written on arrays in batches, other NPCs row by row), in suites
+of setups, after a resume, and when a policy misbehaves; what it cannot play is refused
+before any duel."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ pytest.importorskip("numba")
 
 import gymnasium as gym  # noqa: E402
 
-from duelo.agents.registry import load_brain, make_policy  # noqa: E402
+from duelo.agents.registry import make_policy  # noqa: E402
 from duelo.cli import main  # noqa: E402
+from duelo.envs.core.policy import BatchPolicy  # noqa: E402
 from duelo.evaluation import batched_tournament, tournament  # noqa: E402
 from duelo.evaluation.batched_tournament import batched_records, check_engine  # noqa: E402
 from duelo.evaluation.tournament import (  # noqa: E402
@@ -45,7 +47,8 @@ def test_a_suite_tournament_writes_the_same_bytes(system_name: str, tmp_path: Pa
     suite = default_suite(system_name, {})
     assert len(suite) > 1
     brain = f"brain:{system_name}"
-    policies = (f"{system_name}:random", f"{system_name}:expert", brain)
+    scripted = [f"{system_name}:{name}" for name in ("random", "expert", "aggressive", "cautious")]
+    policies = (*scripted, brain)
     spec = TournamentSpec(system_name, policies, duels=2 * 3 * len(suite), seed=3, suite=suite)
     python, fast = both_engines(spec, tmp_path)
     assert python == fast
@@ -119,8 +122,8 @@ def test_a_misbehaving_policy_forfeits_as_in_the_python_engine(
     def policy(name: str, system_name: str, limit: float | None, variant: Any) -> Any:
         return hostile() if name == stand_in else make_policy(name, system_name, variant)
 
-    monkeypatch.setattr(tournament, "_policy", policy)
-    monkeypatch.setattr(batched_tournament, "_policy", policy)
+    monkeypatch.setattr(tournament, "duel_policy", policy)
+    monkeypatch.setattr(batched_tournament, "duel_policy", policy)
     spec = TournamentSpec("infierno", ("infierno:expert", stand_in), duels=60, seed=2)
     jobs = list(schedule(spec))
     python = [run_job(job) for job in jobs]
@@ -143,27 +146,36 @@ def test_a_fast_run_resumes_to_the_python_runs_bytes(tmp_path: Path) -> None:
     assert len(records) == len(read_records(cut)) == 200
 
 
-def test_a_brains_batch_decides_as_its_rows_do() -> None:
-    """`act_batch` is `act` on each row, bit for bit, on observations the env gives."""
-    for system_name, env_id in (
-        ("infierno", "duelo/Infierno-v1"),
-        ("esgrima_duel", "duelo/EsgrimaDuel-v1"),
-    ):
-        brain = load_brain(system_name, system_name)
-        env = gym.make(env_id, flat_observation=True)
-        observations, masks = [], []
-        observation, info = env.reset(seed=0)
-        rng = np.random.default_rng(0)
-        while len(observations) < 2000:
-            observations.append(observation)
-            masks.append(info["action_mask"])
-            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
-            observation, _, terminated, truncated, info = env.step(action)
-            if terminated or truncated:
-                observation, info = env.reset()
-        batch = brain.act_batch(np.array(observations), np.array(masks))
-        rows = [brain.act(o, m, rng) for o, m in zip(observations, masks, strict=True)]
-        assert batch.tolist() == rows
+BATCH_POLICIES = [
+    ("infierno", "duelo/Infierno-v1", "brain:infierno"),
+    ("esgrima_duel", "duelo/EsgrimaDuel-v1", "brain:esgrima_duel"),
+    ("esgrima_duel", "duelo/EsgrimaDuel-v1", "aggressive"),
+    ("esgrima_duel", "duelo/EsgrimaDuel-v1", "cautious"),
+    ("esgrima_duel", "duelo/EsgrimaDuelFaithful-v1", "brain:esgrima_duel_faithful"),
+]
+
+
+@pytest.mark.parametrize(("system_name", "env_id", "name"), BATCH_POLICIES)
+def test_a_batch_policy_decides_as_its_rows_do(system_name: str, env_id: str, name: str) -> None:
+    """`act_batch` is `act` on each row, on 2,000 observations the env gives."""
+    policy = make_policy(name, system_name)
+    assert isinstance(policy, BatchPolicy)
+    env = gym.make(env_id, flat_observation=True)
+    observations, masks = [], []
+    observation, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while len(observations) < 2000:
+        observations.append(observation)
+        masks.append(info["action_mask"])
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        observation, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            observation, info = env.reset()
+    spec = env.unwrapped.observation_spec
+    batch = policy.act_batch(np.array(observations), np.array(masks))
+    rows = [policy.act(spec.view(o), m, rng) for o, m in zip(observations, masks, strict=True)]
+    assert batch.tolist() == rows
+    assert len(set(rows)) > 1
 
 
 def test_the_command_line_engine(tmp_path: Path) -> None:
