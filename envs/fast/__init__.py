@@ -1,11 +1,12 @@
 """The batched engine: N duels stepped together in compiled code (extra `fast`, numba).
 
-`engine.py` drives any system's compiled module; `streams.py` replays numpy's
-dice; `vector_env.py` is the Gymnasium face. See the README, "The batched engine".
+`engine.py` drives any system's compiled module; `loops.py` holds the env and
+tournament loops every system module compiles on its own kernels; `streams.py`
+replays numpy's dice; `vector_env.py` and `scalar_env.py` are the Gymnasium faces.
+See the README, "The batched engine".
 
-numba caches each module's machine code beside it and checks only that module's
-own source for changes: after editing `streams.py` or `batch.py`, delete
-`envs/fast/__pycache__/*.nb*` so that the system modules that use them recompile.
+numba caches each module's machine code beside it; `loops.drop_stale_cache` keeps
+that cache honest when a file shared by every system changes.
 """
 
 COMPILED = {

@@ -2,16 +2,21 @@
 
 `BatchedDuels` takes a scalar env (`DuelEnv`, as `gymnasium.make` builds it) as the
 description of what to batch: its ruleset, learner seat and illegal-action rules.
-Each system's compiled module (`infierno.py`, `esgrima_duel.py`) provides the same
-names, the layout a new system follows:
+Each system's compiled module (`infierno.py`, `esgrima_duel.py`) is the layout a new
+system follows. It provides:
 
+- the kernels, ports of its ruleset's methods: `new_duel`, `to_act`, `legal_actions`,
+  `apply`, `observe` (on one duel record and the rules record), and `ACTIONS`;
 - `rules_of(ruleset)`: the ruleset's constants, a structured array of one record;
 - `new_duels(num_envs, rules)`: the state of N duels, a structured array of N records
   (numba hands a kernel one record as one pointer; a tuple of separate arrays cost
-  about 200 ns a call to pass, more than a whole decision);
-- `reset_rows` and `step_rows`: `DuelEnv.reset` and `DuelEnv.step` for many rows;
-- `ACTIONS`: the size of the action space;
-- `longest_duel(rules, illegal_limit)`: the most learner steps one duel can last.
+  about 200 ns a call to pass, more than a whole decision), each dtype built once;
+- `longest_duel(rules, illegal_limit)`: the most learner steps one duel can last;
+- `ending_reason(duel, rules, names)`: the reference's words for how a duel ended;
+
+and ends with `loops.compile_into(globals())`, which adds the loops on its kernels:
+`reset_rows` and `step_rows` (`DuelEnv.reset` and `DuelEnv.step` for many rows), and
+`start_rows` and `play_rows` (`runner.play_duel` for many rows).
 """
 
 from __future__ import annotations

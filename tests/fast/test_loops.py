@@ -1,0 +1,40 @@
+"""The loops every system module compiles (`envs/fast/loops.py`): one source, compiled and
+cached per system, and a cache dropped when a file shared by every system changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+from duelo.envs.fast import esgrima_duel, infierno, loops  # noqa: E402
+
+
+def test_each_system_compiles_the_loops_on_its_own_kernels() -> None:
+    for module in (infierno, esgrima_duel):
+        for name in ("reset_rows", "step_rows", "start_rows", "play_rows"):
+            loop = getattr(module, name)
+            assert loop.py_func.__code__.co_filename == module.__file__
+            assert loop.py_func.__globals__ is vars(module)  # its kernels, not another's
+    assert infierno.step_rows is not esgrima_duel.step_rows
+
+
+def test_a_cache_made_before_a_shared_file_changed_is_dropped(tmp_path: Path) -> None:
+    module = tmp_path / "system.py"
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    ours = [cache / "system.step_rows-106.py311.nbi", cache / "system.step_rows-106.py311.1.nbc"]
+    theirs = cache / "other.step_rows-106.py311.nbi"
+    for path in (*ours, theirs):
+        path.write_bytes(b"machine code")
+    loops.drop_stale_cache(module)  # no digest yet: made before any change we know of
+    assert not any(path.exists() for path in ours) and theirs.exists()
+    for path in ours:
+        path.write_bytes(b"machine code")
+    loops.drop_stale_cache(module)  # the digest matches: kept
+    assert all(path.exists() for path in ours)
+    (cache / "system.shared.sha256").write_text("0" * 64, encoding="ascii")  # files changed
+    loops.drop_stale_cache(module)
+    assert not any(path.exists() for path in ours)
