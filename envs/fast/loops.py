@@ -87,18 +87,24 @@ def drop_stale_cache(module: Path) -> None:
 
 
 @numba.njit(cache=True)
+def _random_legal(stream: np.ndarray, mask: np.ndarray) -> int:
+    """The random policy's move, `legal[rng.integers(legal.size)]`, from its generator."""
+    pick = roll(stream, mask.sum()) - 1
+    for action in range(ACTIONS):
+        if mask[action]:
+            if pick == 0:
+                return action
+            pick -= 1
+    return -1  # no legal action: never asked
+
+
+@numba.njit(cache=True)
 def _play_opponent(d: np.void, r: np.void, e: np.void, mask: np.ndarray) -> None:
-    """`DuelEnv._play_opponent` with the random policy: `legal[rng.integers(legal.size)]`."""
+    """`DuelEnv._play_opponent` with the random policy."""
     opponent = 1 - e.seat
     while to_act(d, r) == opponent:
         legal_actions(d, r, opponent, mask)
-        pick = roll(e.opponent, mask.sum()) - 1
-        for action in range(ACTIONS):
-            if mask[action]:
-                if pick == 0:
-                    break
-                pick -= 1
-        apply(d, r, opponent, action, e.dice)
+        apply(d, r, opponent, _random_legal(e.opponent, mask), e.dice)
 
 
 @numba.njit(cache=True)
@@ -214,7 +220,7 @@ def step_rows(
 def _play_on(d: np.void, r: np.void, t: np.void, observation: np.ndarray, mask: np.ndarray) -> None:
     """Play on until a seat whose policy is not compiled must decide (its observation and
     mask filled, `t.seat` set) or the duel ends (`t.seat` -1). The random policy draws
-    `legal[rng.integers(legal.size)]` from its seat's generator."""
+    from its seat's generator."""
     while True:
         seat = to_act(d, r)
         t.seat = seat
@@ -224,13 +230,7 @@ def _play_on(d: np.void, r: np.void, t: np.void, observation: np.ndarray, mask: 
         if not t.compiled[seat]:
             observe(d, r, seat, observation)
             return
-        pick = roll(t.rng[seat], mask.sum()) - 1
-        for action in range(ACTIONS):
-            if mask[action]:
-                if pick == 0:
-                    break
-                pick -= 1
-        apply(d, r, seat, action, t.dice)
+        apply(d, r, seat, _random_legal(t.rng[seat], mask), t.dice)
         t.decisions += 1
 
 
