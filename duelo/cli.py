@@ -19,11 +19,11 @@ from duelo.agents.brain import shipped_brains
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.referee import summary
 from duelo.envs.core.runner import play_duel
+from duelo.envs.fast import ENGINES
 from duelo.evaluation.exploit import with_exact_figures
 from duelo.evaluation.report import build_report, plots_available, render, write_outputs
 from duelo.evaluation.tournament import (
     BACKENDS,
-    ENGINES,
     MAX_DUELS,
     TournamentSpec,
     canonical_policies,
@@ -212,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     train.add_argument(
         "--engine",
-        choices=("python", "fast"),
+        choices=ENGINES,
         default="python",
         help="fast: step the envs in the compiled batched engine (extra: fast; the random "
         "opponent, one scenario, no self-play)",

@@ -15,7 +15,7 @@ import gymnasium as gym
 from duelo.agents.encode import entries
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.policy import Policy
-from duelo.envs.fast import COMPILED
+from duelo.envs.fast import COMPILED, ENGINES
 from duelo.envs.systems import SYSTEMS, System, system
 
 __all__ = [
@@ -61,10 +61,6 @@ def make_env(
     from duelo.envs.fast.scalar_env import FastDuelEnv
 
     return FastDuelEnv(env)
-
-
-ENGINES = ("python", "fast")
-"""`gymnasium.make(id, engine=...)`: the reference rules, or the batched engine (one row)."""
 
 
 def make_vector_env(

@@ -38,6 +38,7 @@ except ImportError:  # Windows: no advisory locks; a second writer is not detect
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import summary
 from duelo.envs.core.runner import play_duel
+from duelo.envs.fast import ENGINES
 from duelo.evaluation.sandbox import SandboxedPolicy
 from duelo.registration import system
 
@@ -439,9 +440,6 @@ def _play(
 
 
 BACKENDS = ("local", "ray")
-ENGINES = ("python", "fast")
-"""`duelo tournament --engine`: each duel through the reference rules, or many at once
-through the batched engine (extra `fast`)."""
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ import duelo  # noqa: F401  (registers the env ids)
 from duelo.agents.brain import load_brain
 from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
+from duelo.envs.fast import ENGINES
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.report import Tally, score_of_a
 from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
@@ -110,10 +111,6 @@ def make_env(settings: TrainSettings, pool: OpponentPool, index: int) -> Any:
         return Monitor(PoolOpponent(env, pool))
 
     return build
-
-
-ENGINES = ("python", "fast")
-"""`duelo train --engine`: n_envs scalar envs (every setting), or one compiled batch."""
 
 
 def make_venv(settings: TrainSettings, pool: OpponentPool, engine: str) -> Any:

@@ -15,3 +15,6 @@ COMPILED = {
 }
 """System -> its compiled module. It stands here, where importing needs no numba, so that
 the env registration can name the ids with a batched engine."""
+ENGINES = ("python", "fast")
+"""What a duel can run on (`gymnasium.make(id, engine=...)`, `duelo train --engine`,
+`duelo tournament --engine`): the reference rules, or the batched engine."""
