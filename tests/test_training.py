@@ -204,6 +204,40 @@ def test_scenarios_share_the_envs_and_each_is_evaluated(tmp_path: Path) -> None:
     assert [row.split(",")[1] for row in rows] == ["random@formal_duel", "random@brawl"]
 
 
+def test_the_suite_shares_the_envs_and_each_setup_is_evaluated(tmp_path: Path) -> None:
+    """suite: true trains across the setups `duelo tournament` plays: for the fencing duel,
+    the symmetric duel and the faithful one (its own fighters), each evaluated."""
+    settings = short(
+        env_id="duelo/EsgrimaDuel-v1",
+        env_kwargs={},
+        suite=True,
+        n_timesteps=256,
+        n_envs=3,
+        n_steps=128,
+        batch_size=128,
+        eval_every=256,
+        checkpoint_every=256,
+    )
+    pool = training.OpponentPool(settings, np.random.default_rng(0))
+    envs = [training.make_env(settings, pool, i)().unwrapped for i in range(3)]
+    variants = [env.ruleset.options.duel_variant for env in envs]
+    assert variants == ["symmetric", "faithful", "symmetric"]
+    assert [c.id for c in envs[1].ruleset.characters] == ["apprentice", "pirate"]
+    training.train(settings, tmp_path)
+    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()
+    assert [row.split(",")[1] for row in rows] == [
+        "random@duel_variant=symmetric",
+        "random@duel_variant=faithful",
+    ]
+
+
+def test_a_suite_is_refused_beside_scenarios_or_with_one_setup() -> None:
+    with pytest.raises(ValueError, match="not both"):
+        short(env_kwargs={}, scenarios=("brawl",), suite=True)
+    with pytest.raises(ValueError, match="one setup"):
+        short(env_id="duelo/Esgrima-v1", env_kwargs={}, suite=True)
+
+
 @pytest.mark.parametrize(
     ("scenarios", "named"),
     [

@@ -17,6 +17,7 @@ import yaml
 from duelo.agents.registry import make_policy
 from duelo.envs.core.config import ConfigError, build, read_yaml_mapping
 from duelo.envs.systems import SYSTEMS
+from duelo.evaluation.tournament import default_suite
 
 SETTINGS_FILE = "settings.yaml"
 
@@ -52,6 +53,11 @@ class TrainSettings:
     """Scenarios to train across: env i plays `scenarios[i % len]`, and every evaluation
     plays each of them (a brain is judged in every scenario its system ships). Empty:
     the one scenario of `env_kwargs`, or the system's default."""
+    suite: bool = False
+    """Train across the system's tournament suite (`System.suite`, `env_kwargs` laid over
+    each setup, as `duelo tournament` plays it) instead of `scenarios`: env i plays setup
+    i % n, and every evaluation plays each of them. For a system whose suite varies more
+    than the scenario (the fencing duel's symmetric and faithful variants)."""
     opponents: tuple[str, ...] = ("random",)
     """Scripted policies sampled as the opponent at each reset."""
     opponent_weights: tuple[float, ...] = ()
@@ -99,6 +105,10 @@ class TrainSettings:
         if self.eval_duels % 2:
             raise ValueError("eval_duels must be even (seats are swapped)")
         SYSTEMS[self.system].check_variant(self.env_kwargs, "env_kwargs")
+        if self.suite and self.scenarios:
+            raise ValueError("train across scenarios or across the suite (suite: true), not both")
+        if self.suite and len(self.variants) < 2:
+            raise ValueError(f"{self.system}'s suite has one setup here: drop suite: true")
         if self.scenarios:
             if "scenario" in self.env_kwargs:
                 raise ValueError("name the scenario in env_kwargs or in scenarios, not both")
@@ -146,7 +156,10 @@ class TrainSettings:
 
     @property
     def variants(self) -> tuple[dict[str, Any], ...]:
-        """The variants trained and evaluated in: one per scenario, or `env_kwargs` alone."""
+        """The variants trained and evaluated in: the suite's setups, one per scenario, or
+        `env_kwargs` alone."""
+        if self.suite:
+            return default_suite(self.system, self.env_kwargs) or (self.env_kwargs,)
         return tuple(self.variant(s) for s in self.scenarios) or (self.env_kwargs,)
 
     def variant(self, scenario: str) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
 from duelo.envs.fast import ENGINES
 from duelo.envs.systems import SYSTEMS
-from duelo.evaluation.report import Tally, score_of_a
+from duelo.evaluation.report import Tally, score_of_a, setup_label
 from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
 from duelo.training.export import (
     checkpoint_policy_state,
@@ -156,7 +156,7 @@ def model_class(settings: TrainSettings) -> Any:
 
 def evaluate(brain_dir: Path, settings: TrainSettings, seed: int) -> dict[str, dict[str, float]]:
     """Seat-swapped duels of the brain against every scripted opponent (masks applied), in
-    each scenario trained across: keyed by the opponent, or `opponent@scenario`."""
+    each setup trained across: keyed by the opponent, or `opponent@setup`."""
     results = {}
     for opponent in settings.opponents:
         for variant in settings.variants:
@@ -172,7 +172,8 @@ def evaluate(brain_dir: Path, settings: TrainSettings, seed: int) -> dict[str, d
             for job in schedule(spec):
                 tally = tally.add(score_of_a(run_job(job)))
             low, high = tally.interval
-            key = f"{opponent}@{variant['scenario']}" if settings.scenarios else opponent
+            several = len(settings.variants) > 1
+            key = f"{opponent}@{setup_label(variant)}" if several else opponent
             results[key] = {"duels": tally.duels, "score": tally.score, "low": low, "high": high}
     return results
 
