@@ -15,7 +15,7 @@ from duelo.agents.registry import make_policy
 from duelo.envs.core.config import ConfigError
 from duelo.envs.core.runner import play_duel
 from duelo.envs.infierno import InfiernoRuleset
-from duelo.envs.systems import SUITE_BAND, SYSTEMS
+from duelo.envs.systems import SUITE_BAND, SUITE_DECISIVE, SYSTEMS
 from duelo.evaluation.report import build_report, render
 from duelo.evaluation.stats import wilson_interval
 from duelo.evaluation.tournament import (
@@ -370,13 +370,30 @@ def test_the_options_lie_over_every_setup_of_the_default_suite() -> None:
 
 @pytest.mark.parametrize("name", [name for name, info in SYSTEMS.items() if info.suite])
 def test_in_every_setup_of_a_suite_play_decides(name: str) -> None:
-    """Two experts: side A's score stays in the band (`SUITE_BAND`), within the 99 %
-    interval of 400 duels; a setup its seat decides, as Vampiro's stakeout (0.989), fails."""
+    """Two experts: side A's score stays in the band (`SUITE_BAND`) and at least
+    `SUITE_DECISIVE` of the duels are won, each within the 99 % interval of 400 duels; a
+    setup its seat decides, as Vampiro's stakeout (0.989), fails, and so does one that
+    ends in draws, as Dunwich's crossfire (every duel)."""
     low, high = SUITE_BAND
+    z = 2.5758293035489004
     for setup in SYSTEMS[name].suite:
         ruleset = SYSTEMS[name].ruleset(**setup)
         expert = make_policy("expert", name, setup)
         winners = [play_duel(ruleset, (expert, expert), seed).outcome.winner for seed in range(400)]
         scores = [{0: 1.0, 1: 0.0, None: 0.5}[winner] for winner in winners]
-        a_low, a_high = wilson_interval(sum(scores), len(scores), z=2.5758293035489004)
+        a_low, a_high = wilson_interval(sum(scores), len(scores), z=z)
         assert a_low <= high and a_high >= low, (setup, np.mean(scores))
+        won = sum(winner is not None for winner in winners)
+        assert wilson_interval(won, len(winners), z=z)[1] >= SUITE_DECISIVE, (setup, won)
+
+
+def test_a_setup_that_ends_in_draws_stays_out_of_the_suite() -> None:
+    """Dunwich's crossfire: two experts draw every duel (the Hunter escapes)."""
+    setup = {"scenario": "crossfire"}
+    assert setup not in SYSTEMS["dunwich"].suite
+    ruleset = SYSTEMS["dunwich"].ruleset(**setup)
+    expert = make_policy("expert", "dunwich", setup)
+    outcomes = [play_duel(ruleset, (expert, expert), seed).outcome for seed in range(100)]
+    won = sum(outcome.winner is not None for outcome in outcomes)
+    assert wilson_interval(won, len(outcomes), z=2.5758293035489004)[1] < SUITE_DECISIVE
+    assert all(outcome.reason.endswith("escapes") for outcome in outcomes if outcome.winner is None)
