@@ -80,9 +80,6 @@ def drop_stale_cache(module: Path) -> None:
         return
 
 
-# --- the env around the rules"
-
-
 # --- the env around the rules: `DuelEnv.reset` and `DuelEnv.step` for every row ----------
 
 
