@@ -116,3 +116,20 @@ def test_gymnasium_and_stable_baselines3_check_the_fast_env(env_id: str) -> None
         check_env(gym.make(env_id, engine="fast").unwrapped, skip_render_check=True)
     sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
     sb3_checker.check_env(gym.make(env_id, engine="fast", flat_observation=True), warn=False)
+
+
+def test_stable_baselines3_builds_and_trains_it_by_env_id() -> None:
+    """The user's own entry point: SB3's `make_vec_env` with `env_kwargs={"engine": "fast"}`,
+    and MaskablePPO learning on it through the masks it reads from each env."""
+    env_util = pytest.importorskip("stable_baselines3.common.env_util")
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    venv = env_util.make_vec_env(
+        "duelo/Infierno-v1",
+        n_envs=2,
+        seed=0,
+        env_kwargs={"engine": "fast", "flat_observation": True},
+    )
+    assert all(isinstance(env.unwrapped, FastDuelEnv) for env in venv.envs)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, seed=0)
+    model.learn(256)
+    assert model.num_timesteps >= 256
