@@ -27,6 +27,7 @@ from duelo.evaluation.tournament import (
     MAX_DUELS,
     TournamentSpec,
     canonical_policies,
+    check_engine,
     default_suite,
     run_tournament,
 )
@@ -473,8 +474,6 @@ def run_tournaments(args: argparse.Namespace) -> None:
             )
         )
     if args.engine == "fast":
-        from duelo.evaluation.batched_tournament import check_engine
-
         for spec in specs:
             check_engine(spec.system, spec.policies)
     reports = []

@@ -16,7 +16,6 @@ instead, so that a fault costs the duel it happened in, as in `play_duel`.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import time
 from dataclasses import dataclass, field
@@ -26,31 +25,13 @@ from typing import Any
 import numpy as np
 
 from duelo.agents.random_policy import RandomPolicy
-from duelo.agents.registry import is_imported
 from duelo.envs.core.policy import BatchPolicy, Policy
 from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import seat_names
 from duelo.envs.core.runner import forfeit_reason
-from duelo.envs.fast import COMPILED
+from duelo.envs.fast.batch import seeded_table
+from duelo.envs.fast.engine import compiled_module
 from duelo.evaluation.tournament import DuelJob, duel_policy, duel_record, worker_ruleset
-
-
-def check_engine(system_name: str, policies: tuple[str, ...]) -> None:
-    """Refuse, before any duel, what the batched engine cannot play: a system without a
-    batch, a missing extra, or a policy that runs in a sandbox process of its own."""
-    if system_name not in COMPILED:
-        raise ValueError(
-            f"--engine fast plays {', '.join(sorted(COMPILED))}, not {system_name}: "
-            "use --engine python"
-        )
-    if importlib.util.find_spec("numba") is None:
-        raise ValueError("--engine fast needs the fast extra: pip install 'duelo[fast]'")
-    sandboxed = [name for name in policies if is_imported(name)]
-    if sandboxed:
-        raise ValueError(
-            f"--engine fast plays in-process policies; {', '.join(sandboxed)} runs in a "
-            "sandbox process a duel at a time: use --engine python"
-        )
 
 
 def batched_records(jobs: list[DuelJob]) -> list[dict[str, Any]]:
@@ -75,14 +56,8 @@ def _variant_json(job: DuelJob) -> str:
 def _rules(system_name: str, variant_json: str) -> np.ndarray:
     """The compiled rules of a setup, once per worker (building them reads the ruleset's
     tables)."""
-    module = _module(system_name)
+    module = compiled_module(system_name)
     return module.rules_of(worker_ruleset(system_name, variant_json))  # type: ignore[no-any-return]
-
-
-def _module(system_name: str) -> Any:
-    from duelo.envs.fast.engine import compiled_module
-
-    return compiled_module(system_name)
 
 
 @dataclass
@@ -106,16 +81,16 @@ class _Batch:
         self.jobs = jobs
         self.variant_json = _variant_json(first)
         self.ruleset = worker_ruleset(first.system, self.variant_json)
-        self.module = _module(first.system)
+        self.module = compiled_module(first.system)
         self.rules = _rules(first.system, self.variant_json)
         self.names = seat_names(*(c.name for c in self.ruleset.characters))
         self.sides = {"a": self._side(first.a), "b": self._side(first.b)}
         self.seat_of_a = np.array([job.seat_of_a for job in jobs])
         compiled = np.array([self.sides["a"].compiled, self.sides["b"].compiled])
         random_seats = np.stack([compiled[self.seat_of_a], compiled[1 - self.seat_of_a]], axis=1)
-        from duelo.envs.fast.batch import seeded_table
-
         self.table = seeded_table([job.seed for job in jobs], random_seats)
+        self.seats = self.table["seat"]
+        """Each row's seat to decide, -1 once its duel is over (a view the kernels write)."""
         self.duels = self.module.new_duels(len(jobs), self.rules)
         self.observations = np.zeros((len(jobs), self.ruleset.observation_spec.size), np.float32)
         self.masks = np.zeros((len(jobs), self.module.ACTIONS), np.bool_)
@@ -135,13 +110,13 @@ class _Batch:
         """Play every row to its end; the records, in row order."""
         arrays = (self.duels, self.rules, self.table)
         self.module.start_rows(*arrays, self.observations, self.masks)
-        while (waiting := np.flatnonzero(self.table["seat"] >= 0)).size:
+        while (waiting := np.flatnonzero(self.seats >= 0)).size:
             actions = np.zeros(waiting.size, np.int64)
-            plays_a = self.table["seat"][waiting] == self.seat_of_a[waiting]
+            plays_a = self.seats[waiting] == self.seat_of_a[waiting]
             for key, chosen in (("a", plays_a), ("b", ~plays_a)):
                 if chosen.any():
                     actions[chosen] = self._decide(key, waiting[chosen])
-            keep = self.table["seat"][waiting] >= 0  # a forfeit ended its row
+            keep = self.seats[waiting] >= 0  # a forfeit ended its row
             self.module.play_rows(
                 *arrays, waiting[keep], actions[keep], self.observations, self.masks
             )
@@ -190,15 +165,15 @@ class _Batch:
         generator (`runner.duel_streams`)."""
         if row not in side.per_duel:
             job = self.jobs[row]
-            seat = int(self.table["seat"][row])
+            seat = int(self.seats[row])
             policy = duel_policy(side.name, job.system, job.move_time_limit, job.variant)
             stream = np.random.SeedSequence(job.seed, spawn_key=(1 + seat,))
             side.per_duel[row] = (policy, np.random.default_rng(stream))
         return side.per_duel[row]
 
     def _forfeit(self, row: int, why: str) -> None:
-        self.forfeits[int(row)] = (int(self.table["seat"][row]), why)
-        self.table["seat"][row] = -1
+        self.forfeits[int(row)] = (int(self.seats[row]), why)
+        self.seats[row] = -1
 
     def _record(self, row: int) -> dict[str, Any]:
         duel, job = self.duels[row], self.jobs[row]

@@ -14,6 +14,7 @@ duels are kept, a half-written last line is dropped, and the rest is played.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import itertools
 import json
 import multiprocessing
@@ -38,7 +39,7 @@ except ImportError:  # Windows: no advisory locks; a second writer is not detect
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import summary
 from duelo.envs.core.runner import play_duel
-from duelo.envs.fast import ENGINES
+from duelo.envs.fast import COMPILED, ENGINES
 from duelo.evaluation.sandbox import SandboxedPolicy
 from duelo.registration import system
 
@@ -368,8 +369,6 @@ def run_tournament(
 
         check_backend(address)
     if engine == "fast":
-        from duelo.evaluation.batched_tournament import check_engine
-
         check_engine(spec.system, spec.policies)
     results_path = out / RESULTS_FILE
     spec_path = out / SPEC_FILE
@@ -451,6 +450,24 @@ class Placement:
     backend: str = "local"
     address: str | None = None
     engine: str = "python"
+
+
+def check_engine(system_name: str, policies: tuple[str, ...]) -> None:
+    """Refuse, before any duel, what the batched engine cannot play: a system without a
+    batch, a missing extra, or a policy that runs in a sandbox process of its own."""
+    if system_name not in COMPILED:
+        raise ValueError(
+            f"--engine fast plays {', '.join(sorted(COMPILED))}, not {system_name}: "
+            "use --engine python"
+        )
+    if importlib.util.find_spec("numba") is None:
+        raise ValueError("--engine fast needs the fast extra: pip install 'duelo[fast]'")
+    sandboxed = [name for name in policies if is_imported(name)]
+    if sandboxed:
+        raise ValueError(
+            f"--engine fast plays in-process policies; {', '.join(sandboxed)} runs in a "
+            "sandbox process a duel at a time: use --engine python"
+        )
 
 
 def play_jobs(jobs: list[DuelJob], engine: str) -> list[dict[str, Any]]:

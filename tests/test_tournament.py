@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import fcntl
-import importlib.util
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -130,12 +130,9 @@ def test_existing_results_need_resume_and_the_same_spec(tmp_path: Path) -> None:
 
 
 def test_the_ray_backend_without_its_extra_is_a_clear_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, without_extra: Callable[[str], None]
 ) -> None:
-    found = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *rest: None if name == "ray" else found(name)
-    )
+    without_extra("ray")
     with pytest.raises(ValueError, match=r"pip install 'duelo\[ray\]'"):
         run_tournament(spec(), tmp_path / "out", backend="ray")
     assert not (tmp_path / "out").exists()

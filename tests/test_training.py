@@ -6,9 +6,9 @@ the documented long command (README, Training).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import gymnasium as gym
@@ -46,6 +46,12 @@ def short(**changes: object) -> TrainSettings:
         env_kwargs={"scenario": "formal_duel"},
     )
     return base.with_overrides(**changes)
+
+
+def few_steps(**changes: object) -> TrainSettings:
+    """`short` cut to one rollout of 128 steps an env, evaluated every 256 steps."""
+    steps = {"n_timesteps": 256, "n_steps": 128, "batch_size": 128, "eval_every": 256}
+    return short(**{**steps, "checkpoint_every": 256, **changes})
 
 
 def score_against_random(policy: str, duels: int = 400) -> Tally:
@@ -169,13 +175,9 @@ def test_export_best_takes_the_best_evaluated_brain(trained: Path, tmp_path: Pat
 
 def test_options_in_env_kwargs_reach_the_env_and_the_evaluations(tmp_path: Path) -> None:
     """`options` is one name for gymnasium.make, the ruleset and the evaluation tournaments."""
-    settings = short(
+    settings = few_steps(
         n_timesteps=512,
         n_envs=2,
-        n_steps=128,
-        batch_size=128,
-        eval_every=256,
-        checkpoint_every=256,
         env_kwargs={"scenario": "brawl", "options": {"round_cap": 3, "allow_prone": False}},
     )
     training.train(settings, tmp_path)
@@ -185,13 +187,8 @@ def test_options_in_env_kwargs_reach_the_env_and_the_evaluations(tmp_path: Path)
 
 def test_scenarios_share_the_envs_and_each_is_evaluated(tmp_path: Path) -> None:
     """Training across scenarios: env i plays scenario i % n, evaluations play them all."""
-    settings = short(
-        n_timesteps=256,
+    settings = few_steps(
         n_envs=3,
-        n_steps=128,
-        batch_size=128,
-        eval_every=256,
-        checkpoint_every=256,
         env_kwargs={},
         scenarios=("formal_duel", "brawl"),
     )
@@ -207,17 +204,7 @@ def test_scenarios_share_the_envs_and_each_is_evaluated(tmp_path: Path) -> None:
 def test_the_suite_shares_the_envs_and_each_setup_is_evaluated(tmp_path: Path) -> None:
     """suite: true trains across the setups `duelo tournament` plays: for the fencing duel,
     the symmetric duel and the faithful one (its own fighters), each evaluated."""
-    settings = short(
-        env_id="duelo/EsgrimaDuel-v1",
-        env_kwargs={},
-        suite=True,
-        n_timesteps=256,
-        n_envs=3,
-        n_steps=128,
-        batch_size=128,
-        eval_every=256,
-        checkpoint_every=256,
-    )
+    settings = few_steps(n_envs=3, env_id="duelo/EsgrimaDuel-v1", env_kwargs={}, suite=True)
     pool = training.OpponentPool(settings, np.random.default_rng(0))
     envs = [training.make_env(settings, pool, i)().unwrapped for i in range(3)]
     variants = [env.ruleset.options.duel_variant for env in envs]
@@ -464,12 +451,9 @@ def test_each_env_imitates_the_teacher_of_its_own_scenario(tmp_path: Path) -> No
 
 
 def test_the_fast_engine_without_its_extra_is_a_clear_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, without_extra: Callable[[str], None]
 ) -> None:
-    found = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *rest: None if name == "numba" else found(name)
-    )
+    without_extra("numba")
     fast = short(self_play=False, env_kwargs={"scenario": "formal_duel"})
     with pytest.raises(ValueError, match=r"pip install 'duelo\[fast\]'"):
         training.train(fast, tmp_path, engine="fast")

@@ -335,9 +335,9 @@ def duel_dtype() -> np.dtype:
 
 def ending_reason(duel: np.void, rules: np.ndarray, names: tuple[str, str]) -> str:
     """The reference's `Outcome.reason` of an ended duel, the fighters named `names`."""
-    loser = 1 - int(duel["winner"])
+    winner = int(duel["winner"])
     return ENDINGS[int(duel["ending"])].format(
-        loser=names[loser] if loser < 2 else "", cap=int(rules["round_cap"][0])
+        loser=names[1 - winner] if winner >= 0 else "", cap=int(rules["round_cap"][0])
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,11 @@ from duelo.agents.registry import make_policy  # noqa: E402
 from duelo.cli import main  # noqa: E402
 from duelo.envs.core.policy import BatchPolicy  # noqa: E402
 from duelo.evaluation import batched_tournament, tournament  # noqa: E402
-from duelo.evaluation.batched_tournament import batched_records, check_engine  # noqa: E402
+from duelo.evaluation.batched_tournament import batched_records  # noqa: E402
 from duelo.evaluation.tournament import (  # noqa: E402
     RESULTS_FILE,
     TournamentSpec,
+    check_engine,
     default_suite,
     read_records,
     run_job,
@@ -198,7 +200,7 @@ def test_the_command_line_engine(tmp_path: Path) -> None:
 
 
 def test_what_the_fast_engine_cannot_play_is_refused_before_any_duel(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], without_extra: Callable[[str], None]
 ) -> None:
     with pytest.raises(ValueError, match="not liminal"):
         check_engine("liminal", ("liminal:random", "liminal:expert"))
@@ -208,6 +210,6 @@ def test_what_the_fast_engine_cannot_play_is_refused_before_any_duel(
     assert main([*args, "--out", str(tmp_path / "all")]) == 2  # every system: some have no batch
     assert "use --engine python" in capsys.readouterr().err
     assert not (tmp_path / "all").exists()
-    monkeypatch.setattr(batched_tournament.importlib.util, "find_spec", lambda name: None)
+    without_extra("numba")
     with pytest.raises(ValueError, match=r"pip install 'duelo\[fast\]'"):
         check_engine("infierno", ("infierno:random", "infierno:expert"))
