@@ -21,7 +21,15 @@ from gymnasium.utils import seeding
 from duelo.envs.core.duel_env import MAX_DEALS
 from duelo.envs.fast.streams import STREAM_WORDS, seeded_stream, stream_of
 
-__all__ = ["MAX_DEALS", "SEATS_DTYPE", "new_seats", "seed_rows"]
+__all__ = [
+    "MAX_DEALS",
+    "PLAY_DTYPE",
+    "SEATS_DTYPE",
+    "ending_words",
+    "new_seats",
+    "seed_rows",
+    "seeded_table",
+]
 
 
 SEATS_DTYPE = np.dtype(
@@ -67,6 +75,18 @@ PLAY_DTYPE = np.dtype(
     align=True,
 )
 """The runner's side of one row of tournament play (`envs/core/runner.play_duel`)."""
+
+
+def ending_words(endings: tuple[str, ...], duel: np.void, cap: int, names: tuple[str, str]) -> str:
+    """The reference's `Outcome.reason` of an ended duel: the template its ending code
+    (`duel["ending"]`) picks in `endings`, with the fighters named `names` and the
+    round cap `cap` filled in."""
+    winner = int(duel["winner"])
+    return endings[int(duel["ending"])].format(
+        winner=names[winner] if winner >= 0 else "",
+        loser=names[1 - winner] if winner >= 0 else "",
+        cap=cap,
+    )
 
 
 def seeded_table(seeds: list[int], random_seats: np.ndarray) -> np.ndarray:

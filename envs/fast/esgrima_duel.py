@@ -28,6 +28,7 @@ from duelo.envs.esgrima.duel import (
 )
 from duelo.envs.esgrima.mechanics import ADVANTAGE_OVER, PNJ_INITIATIVE, Card
 from duelo.envs.esgrima.setup import ARMOUR_POINTS, Armour
+from duelo.envs.fast.batch import ending_words
 from duelo.envs.fast.loops import compile_into
 from duelo.envs.fast.streams import roll
 
@@ -128,12 +129,7 @@ def duel_dtype(cards: int) -> np.dtype:
 
 def ending_reason(duel: np.void, rules: np.ndarray, names: tuple[str, str]) -> str:
     """The reference's `Outcome.reason` of an ended duel, the fighters named `names`."""
-    winner = int(duel["winner"])
-    return ENDINGS[int(duel["ending"])].format(
-        winner=names[winner] if winner >= 0 else "",
-        loser=names[1 - winner] if winner >= 0 else "",
-        cap=int(rules["exchange_cap"][0]),
-    )
+    return ending_words(ENDINGS, duel, int(rules["exchange_cap"][0]), names)
 
 
 def new_duels(num_envs: int, rules: np.ndarray) -> np.ndarray:

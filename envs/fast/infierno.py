@@ -22,6 +22,7 @@ from types import SimpleNamespace
 import numba
 import numpy as np
 
+from duelo.envs.fast.batch import ending_words
 from duelo.envs.fast.loops import compile_into
 from duelo.envs.fast.streams import roll
 from duelo.envs.infierno.combat import TEST_DC, _best_effect, allowed_effects, strength_share
@@ -335,10 +336,7 @@ def duel_dtype() -> np.dtype:
 
 def ending_reason(duel: np.void, rules: np.ndarray, names: tuple[str, str]) -> str:
     """The reference's `Outcome.reason` of an ended duel, the fighters named `names`."""
-    winner = int(duel["winner"])
-    return ENDINGS[int(duel["ending"])].format(
-        loser=names[1 - winner] if winner >= 0 else "", cap=int(rules["round_cap"][0])
-    )
+    return ending_words(ENDINGS, duel, int(rules["round_cap"][0]), names)
 
 
 def new_duels(num_envs: int, rules: np.ndarray) -> np.ndarray:
