@@ -3,8 +3,8 @@
 - "random", "expert"...: a scripted NPC of the system in play;
 - "SYSTEM:NAME" (e.g. "infierno:expert"): the same, naming its system;
 - "package.module:ClassName": your own policy class, imported and built with no
-  arguments (it must be importable, e.g. on PYTHONPATH, so tournament workers
-  can build it too);
+  arguments in a sandbox of its own (`duelo.evaluation.sandbox`), never in this
+  process (it must be importable, e.g. on PYTHONPATH);
 - "brain:PATH": a trained brain folder (see `duelo.agents.brain`);
 - "SYSTEM:optimal": the exact solver's moves for the duel in play, where the duel is
   one of perfect information small enough to solve, and the card duel's solved models
@@ -61,7 +61,9 @@ def make_policy(
         return load_brain(name.removeprefix("brain:"), system)
     prefix, _, short = name.rpartition(":")
     if is_imported(name):
-        return _imported(prefix, short)
+        from duelo.evaluation.sandbox import SandboxedPolicy  # only for someone's module
+
+        return SandboxedPolicy(name, system)
     if prefix and prefix != system:
         raise ValueError(f"policy {name!r} is for system {prefix!r}, not {system!r}")
     if short == OPTIMAL:
@@ -77,7 +79,21 @@ def make_policy(
     )
 
 
-def _imported(module_name: str, class_name: str) -> Policy:
+def check_policy(name: str, system: str, variant: Mapping[str, Any] | None = None) -> None:
+    """Raise `ValueError` now for a name that would fail mid-run: an unknown one, or a
+    module policy that cannot be built (tried once in its sandbox)."""
+    if is_imported(name):
+        from duelo.evaluation.sandbox import SandboxedPolicy
+
+        SandboxedPolicy(name, system).check()
+    else:
+        make_policy(name, system, variant)
+
+
+def import_policy(name: str) -> Policy:
+    """The policy class `name` ("package.module:Class") imported and built here: only the
+    sandbox's child calls this (`make_policy` never runs someone's module in process)."""
+    module_name, _, class_name = name.rpartition(":")
     try:
         factory = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as error:

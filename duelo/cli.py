@@ -17,6 +17,7 @@ import yaml
 
 from duelo.agents.brain import shipped_brains
 from duelo.agents.registry import make_policy, policy_names
+from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import summary
 from duelo.envs.core.runner import play_duel
 from duelo.envs.fast import ENGINES
@@ -28,6 +29,7 @@ from duelo.evaluation.tournament import (
     TournamentSpec,
     canonical_policies,
     check_engine,
+    default_seed,
     default_suite,
     run_tournament,
 )
@@ -120,7 +122,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=2000,
         help=f"per pairing, seats swapped (an even number up to {MAX_DUELS})",
     )
-    tournament.add_argument("--seed", type=bounded_int(0, 2**63 - 1), default=0)
+    tournament.add_argument(
+        "--seed",
+        type=bounded_int(0, 2**128 - 1),
+        help="the root seed (default 0; drawn from entropy where a module:Class policy plays)",
+    )
     tournament.add_argument(
         "--workers",
         type=bounded_int(1, cores),
@@ -408,8 +414,8 @@ def print_systems() -> None:
 
 def print_duel(
     name: str,
-    policy_a: str,
-    policy_b: str,
+    policy_a: str | Policy,
+    policy_b: str | Policy,
     seed: int,
     variant: dict[str, Any],
     explain: bool = False,
@@ -467,7 +473,7 @@ def run_tournaments(args: argparse.Namespace) -> None:
                 system=name,
                 policies=policies,
                 duels=args.duels,
-                seed=args.seed,
+                seed=default_seed(policies) if args.seed is None else args.seed,
                 variant=variant,
                 move_time_limit=args.move_time_limit,
                 suite=suite,
@@ -489,7 +495,7 @@ def run_tournaments(args: argparse.Namespace) -> None:
             args.address,
             args.engine,
         )
-        report = build_report(records, list(spec.policies), seed=args.seed)
+        report = build_report(records, list(spec.policies), seed=args.seed or 0)
         if args.exact and spec.suite:
             print(f"no exact figures: {spec.system} plays a suite of setups; name one (--scenario)")
         elif args.exact:

@@ -15,9 +15,10 @@ from typing import Any, TextIO
 import numpy as np
 
 from duelo.agents.registry import make_policy
+from duelo.envs.core.policy import Policy
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.referee import PolicyFault, ask
-from duelo.envs.core.runner import duel_streams
+from duelo.envs.core.runner import duel_streams, playing
 from duelo.envs.systems import system as system_of
 from duelo.evaluation.tournament import TournamentSpec
 
@@ -41,6 +42,11 @@ def play(
     """Play one duel: the person (reading `answers`) at `seat`, `opponent` at the other."""
     ruleset = system_of(system).ruleset(**variant)
     npc = make_policy(opponent, system, variant)
+    with playing((npc,)):  # a sandboxed opponent: its process lives for this duel
+        return _play(ruleset, npc, seed, seat, answers, out)
+
+
+def _play(ruleset: Any, npc: Policy, seed: int, seat: int, answers: TextIO, out: TextIO) -> Outcome:
     dice, rngs = duel_streams(seed)
     state = ruleset.new_duel(dice)
     spec = ruleset.observation_spec

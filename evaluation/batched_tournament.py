@@ -28,7 +28,7 @@ from duelo.agents.random_policy import RandomPolicy
 from duelo.envs.core.policy import BatchPolicy, Policy
 from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import seat_names
-from duelo.envs.core.runner import forfeit_reason
+from duelo.envs.core.runner import forfeit_reason, seat_seed
 from duelo.envs.fast.batch import seeded_table
 from duelo.envs.fast.engine import compiled_module
 from duelo.evaluation.tournament import DuelJob, duel_policy, duel_record, worker_ruleset
@@ -167,8 +167,7 @@ class _Batch:
             job = self.jobs[row]
             seat = int(self.seats[row])
             policy = duel_policy(side.name, job.system, job.move_time_limit, job.variant)
-            stream = np.random.SeedSequence(job.seed, spawn_key=(1 + seat,))
-            side.per_duel[row] = (policy, np.random.default_rng(stream))
+            side.per_duel[row] = (policy, np.random.default_rng(seat_seed(job.seed, seat)))
         return side.per_duel[row]
 
     def _forfeit(self, row: int, why: str) -> None:

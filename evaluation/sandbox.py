@@ -1,15 +1,30 @@
-"""Policies from someone else's module, played in a process of their own.
+"""Policies from someone else's module, isolated by the operating system.
 
-A tournament cannot stop a move that never returns, nor survive `os._exit`, while
-the policy runs in its own process. A `module:Class` policy therefore runs in a
-child Python (`python -m duelo.evaluation.sandbox NAME SYSTEM`) that answers one
-JSON line per move: a move that overruns the time limit is stopped by killing
-the child, a child that dies or answers nonsense forfeits the duel, and a new
-child serves the next duel. Nothing the child sends is unpickled: the protocol
-is JSON lines, with the policy's prints sent to stderr.
+A `module:Class` policy is someone else's code, so none of it runs in our process:
+not its import, not its constructor, not its moves. Each duel gets a fresh child
+Python (`python -m duelo.evaluation.sandbox NAME SYSTEM`) inside bubblewrap
+(`bwrap`), which gives it:
+
+- its own PID, IPC, network and user namespaces: it sees no process of ours (so no
+  memory to read through `/proc`), reaches no network, and everything it starts
+  dies with it, since killing the sandbox kills its PID namespace;
+- a read-only view of the file system, with an empty `/tmp` of `SCRATCH_BYTES`
+  as the only place it can write, and the folders it is told to hide (a
+  tournament's own, holding the results and their key) replaced by empty ones;
+- a cleared environment (only `KEPT_ENVIRONMENT` passes).
+
+It answers one JSON line per move, and nothing it sends is unpickled. The parent
+bounds what it hears: `BOOT_TIME_LIMIT` for our own imports, `BUILD_TIME_LIMIT`
+for the policy's import and construction, the move time limit for each move,
+`MAX_LINE` bytes an answer, `MAX_STDERR` bytes of prints passed on. A child that
+breaks any of these, dies or answers nonsense forfeits its duel.
+
+Without bubblewrap (`apt-get install bubblewrap`), imported policies are refused,
+unless `DUELO_SANDBOX=process` asks for a plain child process, which still stops
+hangs and survives exits but lets the policy read and write what you can.
 
 The generator the engine hands the seat travels with each move (its state out,
-its state back), so a sandboxed policy plays exactly as it would in process.
+its state back): a sandboxed policy plays exactly as it would in process.
 """
 
 from __future__ import annotations
@@ -18,45 +33,131 @@ import contextlib
 import json
 import os
 import queue
+import shutil
+import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
 
 import numpy as np
 
 from duelo.envs.core.referee import PolicyFault, summary
 
-START_TIMEOUT = 60.0
-"""Seconds a child may take to import its policy and say it is ready."""
+MODE_VARIABLE = "DUELO_SANDBOX"
+"""Environment variable: "bwrap" (the default) or "process" (no isolation)."""
+BOOT_TIME_LIMIT = 60.0
+"""Seconds for the child's interpreter and our own imports, before any code of the policy."""
+BUILD_TIME_LIMIT = 10.0
+"""Seconds for the policy's import and construction."""
+MOVE_TIME_LIMIT = 1.0
+"""Seconds a move may take where the caller sets no limit of its own."""
+MAX_LINE = 1 << 20
+"""Bytes of one answer at most."""
+MAX_STDERR = 64 << 10
+"""Bytes of a child's prints passed on to our stderr; the rest is dropped."""
+SCRATCH_BYTES = 64 << 20
+"""Size of the child's writable `/tmp`."""
+KEPT_ENVIRONMENT = (
+    "PATH",
+    "PYTHONPATH",
+    "VIRTUAL_ENV",
+    "LANG",
+    "LC_ALL",
+    "OPENBLAS_CORETYPE",
+    "OPENBLAS_L2_SIZE",
+)
+"""Variables the child keeps (everything else, secrets included, is cleared)."""
+_TOO_LONG = b"\0too long"
+
+
+class SandboxUnavailable(ValueError):
+    """Imported policies cannot be isolated here (the message says what to install)."""
+
+
+def isolation(hidden: Sequence[str | Path] = ()) -> list[str]:
+    """The command prefix that isolates a child (empty under `DUELO_SANDBOX=process`),
+    with each existing folder of `hidden` replaced by an empty one."""
+    mode = os.environ.get(MODE_VARIABLE, "bwrap")
+    if mode == "process":
+        return []
+    if mode != "bwrap":
+        raise SandboxUnavailable(f"{MODE_VARIABLE} must be 'bwrap' or 'process', not {mode!r}")
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        raise SandboxUnavailable(
+            "policies from a module (module:Class) run isolated by bubblewrap, which is not "
+            "installed: apt-get install bubblewrap (or set DUELO_SANDBOX=process to run them "
+            "in a plain process, which can read and write your files)"
+        )
+    command = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    command += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"]
+    for folder in _code_folders():  # where the policy's code may lie, if under /tmp
+        if folder.is_relative_to("/tmp"):
+            command += ["--ro-bind", str(folder), str(folder)]
+    for folder in hidden:
+        if Path(folder).is_dir():
+            command += ["--tmpfs", str(Path(folder).resolve())]
+    command += ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    command += ["--chdir", os.getcwd(), "--clearenv", "--setenv", "HOME", "/tmp"]
+    for name in KEPT_ENVIRONMENT:
+        if name in os.environ:
+            command += ["--setenv", name, os.environ[name]]
+    return [*command, "--"]
+
+
+def _code_folders() -> list[Path]:
+    """The working folder and every folder on `sys.path` and `PYTHONPATH`, resolved."""
+    entries = [os.getcwd(), *sys.path, *os.environ.get("PYTHONPATH", "").split(os.pathsep)]
+    return sorted({Path(entry).resolve() for entry in entries if entry and Path(entry).is_dir()})
 
 
 class SandboxedPolicy:
-    """A `module:Class` policy served by a child process (see the module docstring)."""
+    """A `module:Class` policy served by an isolated child (see the module docstring).
 
-    def __init__(self, name: str, system: str, time_limit: float | None) -> None:
+    Each duel (`new_duel`) gets a new child, so nothing the policy learns or leaves
+    running in one duel reaches the next: both seat orders of a tournament game roll
+    the same dice, and a policy that remembered them would know its dice in the
+    second."""
+
+    def __init__(
+        self,
+        name: str,
+        system: str,
+        time_limit: float | None = MOVE_TIME_LIMIT,
+        hidden: Sequence[str | Path] = (),
+    ) -> None:
         self.name = name
-        self.description = f"{name}, played in a process of its own"
+        self.description = f"{name}, played in a sandbox of its own"
         self.system = system
         self.time_limit = time_limit
-        self._child: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self.hidden = tuple(str(folder) for folder in hidden)
+        self._child: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._printer = threading.Thread()
         self._fault: PolicyFault | None = None
         """Why the child could not start: told at the duel's first move (a forfeit)."""
         from duelo.envs.systems import SYSTEMS
 
         self._spec = SYSTEMS[system].ruleset.observation_spec
 
+    def check(self) -> None:
+        """Build the policy once in a child now: a `ValueError` naming it if it cannot be."""
+        try:
+            self._start()
+        except PolicyFault as fault:
+            raise ValueError(f"policy {self.name} {fault}") from None
+        finally:
+            self.close()
+
     def new_duel(self) -> None:
-        """A fresh instance of the policy for the next duel (none carries state over), in a
-        child started now if none runs, so that starting one is no move's time."""
+        """A fresh child for the next duel, started now, so that starting it is no move's
+        time; one that cannot start forfeits the duel at its first move."""
         self._fault = None
         try:
-            if self._child is None or self._child.poll() is not None:
-                self._start()
-            else:
-                self._send({"new_duel": True})
+            self._start()
         except PolicyFault as fault:
             self._fault = fault
 
@@ -76,42 +177,55 @@ class SandboxedPolicy:
             "rng": rng.bit_generator.state,
         }
         answer = self._ask(message, self.time_limit)
-        rng.bit_generator.state = answer["rng"]
-        if "error" in answer:
-            raise PolicyFault(str(answer["error"]))
-        return int(answer["action"])
+        try:
+            rng.bit_generator.state = answer["rng"]
+            if "error" in answer:
+                raise PolicyFault(summary(str(answer["error"])))
+            return int(answer["action"])
+        except (KeyError, TypeError, ValueError, OverflowError):
+            self.close()
+            raise PolicyFault(f"answered {summary(repr(answer))}, not a move") from None
 
     def close(self) -> None:
-        """Stop the child (a new one starts at the next move) and close our end of its
-        stdin; its reader closes stdout at the end of the stream. A policy that ends its
-        process at every move must not run a long tournament out of file descriptors."""
+        """Kill the child and everything it started, and close our ends of its pipes (a
+        policy that ends its process at every move must not run a long tournament out of
+        file descriptors)."""
         child, self._child = self._child, None
         if child is None:
             return
         if child.poll() is None:
-            child.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGKILL)  # the sandbox, or a plain child's group
         child.wait()
         if child.stdin is not None:
             with contextlib.suppress(OSError):  # unsent bytes to a dead child
                 child.stdin.close()
+        self._printer.join(timeout=5.0)  # its last prints out before the duel is over
 
     # --- the pipe -----------------------------------------------------------------
 
     def _start(self) -> None:
         self.close()
+        command = isolation(self.hidden)
+        command += [sys.executable, "-m", "duelo.evaluation.sandbox", self.name, self.system]
         self._lines = queue.Queue()
         self._child = subprocess.Popen(
-            [sys.executable, "-m", "duelo.evaluation.sandbox", self.name, self.system],
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # its own process group, killed whole by close()
         )
         threading.Thread(target=_read_lines, args=(self._child, self._lines), daemon=True).start()
-        ready = self._receive(START_TIMEOUT, "start")
-        if "error" in ready:
-            self.close()
-            raise PolicyFault(str(ready["error"]))
+        self._printer = threading.Thread(
+            target=_pass_on_prints, args=(self._child, self.name), daemon=True
+        )
+        self._printer.start()
+        for what, limit in (("start", BOOT_TIME_LIMIT), ("build", BUILD_TIME_LIMIT)):
+            said = self._receive(limit, what)
+            if "error" in said:
+                self.close()
+                raise PolicyFault(summary(str(said["error"])))
 
     def _ask(self, message: dict[str, Any], timeout: float | None) -> dict[str, Any]:
         self._send(message)
@@ -122,7 +236,7 @@ class SandboxedPolicy:
         if child is None or child.stdin is None:
             raise PolicyFault("its process is gone")
         try:
-            child.stdin.write(json.dumps(message) + "\n")
+            child.stdin.write(json.dumps(message).encode() + b"\n")
             child.stdin.flush()
         except OSError:
             self.close()
@@ -138,53 +252,77 @@ class SandboxedPolicy:
             code = self._child.wait() if self._child is not None else None
             self.close()
             raise PolicyFault(f"its process ended without an answer (exit status {code})")
+        if line == _TOO_LONG:
+            self.close()
+            raise PolicyFault(f"answered more than {MAX_LINE} bytes in one line")
         try:
             answer = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, UnicodeDecodeError):
             answer = None
         if not isinstance(answer, dict) or not ({"action", "error", "ready"} & answer.keys()):
             self.close()
-            raise PolicyFault(f"answered {summary(line)}, not a move")
+            raise PolicyFault(f"answered {summary(line.decode('utf-8', 'replace'))}, not a move")
         return answer
 
 
-def _read_lines(child: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
-    """The child's answers, line by line, then None when its stdout closes."""
+def _read_lines(child: subprocess.Popen[bytes], lines: queue.Queue[bytes | None]) -> None:
+    """The child's answers, line by line, then None when its stdout closes (or
+    `_TOO_LONG` for a line over `MAX_LINE`, after which nothing more is read)."""
     assert child.stdout is not None  # opened with PIPE
     with child.stdout:
-        for line in child.stdout:
+        while line := child.stdout.readline(MAX_LINE + 1):
+            if len(line) > MAX_LINE:
+                lines.put(_TOO_LONG)
+                return
             lines.put(line)
     lines.put(None)
+
+
+def _pass_on_prints(child: subprocess.Popen[bytes], name: str) -> None:
+    """The child's stderr to ours, at most `MAX_STDERR` bytes of it; the rest is read and
+    dropped (a child blocked on a full pipe would look like a hung move)."""
+    assert child.stderr is not None  # opened with PIPE
+    left = MAX_STDERR
+    out: IO[bytes] | None = getattr(sys.stderr, "buffer", None)
+    with child.stderr:
+        while chunk := child.stderr.read1(1 << 16):
+            if left > 0 and out is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    out.write(chunk[:left])
+                    if len(chunk) >= left:
+                        out.write(f"\n[{name}: output past {MAX_STDERR} bytes dropped]\n".encode())
+                    out.flush()
+            left -= len(chunk)
 
 
 # --- the child ------------------------------------------------------------------------
 
 
 def serve(name: str, system: str) -> None:
-    """The child's loop: build the policy, then answer one JSON line per request."""
+    """The child's loop: say it booted, build the policy, then answer one JSON line per
+    move. Everything after "booted" is the policy's time, which the parent bounds."""
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
-    sys.stdout = sys.stderr  # the policy's prints must not reach the protocol
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the policy's prints, C's too
+    sys.stdout = sys.stderr
 
     def say(message: dict[str, Any]) -> None:
         protocol.write(json.dumps(message) + "\n")
         protocol.flush()
 
-    from duelo.agents.registry import make_policy
+    from duelo.agents.registry import import_policy
     from duelo.envs.systems import SYSTEMS
 
     spec = SYSTEMS[system].ruleset.observation_spec
+    say({"ready": "booted"})
     try:
-        policy = make_policy(name, system)
+        policy = import_policy(name)
     except Exception as error:
         say({"error": f"could not be built: {summary(str(error))}"})
         return
-    say({"ready": True})
+    say({"ready": "built"})
     rng = np.random.default_rng()
     for line in sys.stdin:
         request = json.loads(line)
-        if request.get("new_duel"):
-            policy = make_policy(name, system)
-            continue
         rng.bit_generator.state = request["rng"]
         flat = np.array(request["flat"], np.float32)
         mask = np.array(request["mask"], bool)

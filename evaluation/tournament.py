@@ -9,20 +9,33 @@ duel replays alone from its record, and adding a policy changes no other seed.
 Records are written in schedule order whatever the worker count, so the same
 seed gives a byte-identical file. A killed run resumes from its file: finished
 duels are kept, a half-written last line is dropped, and the rest is played.
+
+Fair play against policies from someone's module (`module:Class`, sandboxed):
+- a tournament with one and no seed given draws its root seed from the operating
+  system's entropy (`secrets`): no policy can search it, and so none can rebuild
+  the duel seeds, which a small seed would give away. It is kept in the results
+  folder (which sandboxes cannot see) and written to `tournament.json` once every
+  duel is played, so each duel replays afterwards;
+- each record carries an HMAC under a key derived from the root seed (`mac`), and a
+  resume refuses a record whose HMAC fails, or whose outcome contradicts itself.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import hmac
 import importlib.util
 import itertools
 import json
 import multiprocessing
+import os
+import secrets
 import signal
 import warnings
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
@@ -30,7 +43,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from duelo.agents.registry import is_imported, make_policy
+from duelo.agents.registry import check_policy, is_imported, make_policy
 
 try:
     import fcntl
@@ -45,6 +58,10 @@ from duelo.registration import system
 
 RESULTS_FILE = "results.jsonl"
 SPEC_FILE = "tournament.json"
+SECRET_FILE = ".root-seed"
+"""Where a drawn root seed waits (mode 0600) until the tournament ends."""
+MAC_KEY = b"duelo/results"
+"""The key of the hash that derives a tournament's record key from its root seed."""
 BATCH = 1024
 """Duels the fast engine plays together at most (one batch per pairing and setup)."""
 MAX_DUELS = 100_000
@@ -60,7 +77,9 @@ class TournamentSpec:
     policies: tuple[str, ...]
     duels: int = 2000
     """Duels per pairing, both seat orders included (an even number)."""
-    seed: int = 0
+    seed: int | None = 0
+    """The root seed; None: drawn from the operating system's entropy when the tournament
+    starts (`root_seed`), and written to `tournament.json` when it ends."""
     variant: dict[str, Any] = field(default_factory=dict)
     """Keyword variants of the system's ruleset (e.g. {"scenario": "brawl"})."""
     move_time_limit: float | None = 1.0
@@ -99,6 +118,8 @@ class DuelJob:
     seat_of_a: int
     seed: int
     move_time_limit: float | None
+    private: str | None = None
+    """The tournament's folder, which every sandboxed policy sees as an empty one."""
 
     @property
     def key(self) -> tuple[str, str, int, int]:
@@ -112,7 +133,7 @@ def canonical_policies(
     duel of `variant`, which `optimal` solves now)."""
     canonical = []
     for name in names:
-        make_policy(name, system_name, variant)  # raises on an unknown name
+        check_policy(name, system_name, variant)  # raises on an unknown name
         canonical.append(name if ":" in name else f"{system_name}:{name}")
     return tuple(canonical)
 
@@ -144,14 +165,30 @@ def duel_seed(tournament_seed: int, system_name: str, a: str, b: str, game: int)
     return int(sequence.generate_state(1, np.uint64)[0])
 
 
-def schedule(spec: TournamentSpec) -> Iterator[DuelJob]:
-    """Every duel of the tournament, in a fixed order, made as they are asked for."""
+def default_seed(policies: tuple[str, ...] | list[str]) -> int | None:
+    """The root seed of a tournament given none: 0, or None (drawn from entropy when it
+    starts) where a policy from someone's module plays, which could search a known one."""
+    return None if any(is_imported(name) for name in policies) else 0
+
+
+def schedule(spec: TournamentSpec, private: str | None = None) -> Iterator[DuelJob]:
+    """Every duel of the tournament (its seed drawn), in a fixed order, made as they are
+    asked for; `private` is the folder hidden from sandboxed policies."""
+    assert spec.seed is not None, "the root seed is drawn before the schedule"
     for a, b in combinations(spec.policies, 2):
         for game in range(spec.duels // 2):
             seed = duel_seed(spec.seed, spec.system, a, b, game)
             for seat_of_a in (0, 1):
                 yield DuelJob(
-                    spec.system, spec.setup(game), a, b, game, seat_of_a, seed, spec.move_time_limit
+                    spec.system,
+                    spec.setup(game),
+                    a,
+                    b,
+                    game,
+                    seat_of_a,
+                    seed,
+                    spec.move_time_limit,
+                    private,
                 )
 
 
@@ -162,19 +199,21 @@ def scheduled(spec: TournamentSpec) -> int:
 
 
 def duel_policy(
-    name: str, system_name: str, time_limit: float | None, variant: dict[str, Any]
+    name: str,
+    system_name: str,
+    time_limit: float | None,
+    variant: dict[str, Any],
+    private: str | None = None,
 ) -> Policy:
     """A fresh policy for each duel, so none carries state from one duel into the next
     (results must not depend on which worker played what before); brains, which keep
     none, are loaded once per worker; a policy from someone else's module
-    (`module:Class`) plays in a process of its own, which a hung move or an exit cannot
-    take down with the tournament, and starts each duel as a fresh instance."""
+    (`module:Class`) plays in a sandbox, a new one each duel (`runner.playing`), which
+    sees `private` as an empty folder."""
     if name.startswith("brain:"):
         return _brain(name, system_name)
     if is_imported(name):
-        sandboxed = _sandboxed(name, system_name, time_limit)
-        sandboxed.new_duel()
-        return sandboxed
+        return _sandboxed(name, system_name, time_limit, private)
     return make_policy(name, system_name, variant)
 
 
@@ -184,8 +223,10 @@ def _brain(name: str, system_name: str) -> Policy:
 
 
 @lru_cache(maxsize=16)
-def _sandboxed(name: str, system_name: str, time_limit: float | None) -> SandboxedPolicy:
-    return SandboxedPolicy(name, system_name, time_limit)
+def _sandboxed(
+    name: str, system_name: str, time_limit: float | None, private: str | None
+) -> SandboxedPolicy:
+    return SandboxedPolicy(name, system_name, time_limit, () if private is None else (private,))
 
 
 @lru_cache(maxsize=16)
@@ -198,7 +239,8 @@ def run_job(job: DuelJob) -> dict[str, Any]:
     """Play one scheduled duel and return its record."""
     ruleset = worker_ruleset(job.system, json.dumps(job.variant, sort_keys=True))
     a, b = (
-        duel_policy(name, job.system, job.move_time_limit, job.variant) for name in (job.a, job.b)
+        duel_policy(name, job.system, job.move_time_limit, job.variant, job.private)
+        for name in (job.a, job.b)
     )
     seated = (a, b) if job.seat_of_a == 0 else (b, a)
     result = play_duel(ruleset, seated, job.seed, job.move_time_limit)
@@ -274,25 +316,51 @@ RECORD_TYPES: dict[str, tuple[type, ...]] = {
 """Every field of a duel's record, and the types it may take."""
 
 
+MAC_FIELD = "mac"
+"""The field of a written record that holds its HMAC (`record_mac`)."""
+
+
+def record_key_bytes(root_seed: int) -> bytes:
+    """The HMAC key of a tournament's records: a keyed hash of its root seed, which no
+    policy sees (drawn from entropy where an imported policy plays, `default_seed`)."""
+    return hashlib.blake2b(str(root_seed).encode(), key=MAC_KEY, digest_size=32).digest()
+
+
+def record_mac(record: dict[str, Any], key: bytes) -> str:
+    """The HMAC-SHA256 of a record as it is written (sorted keys), the mac left out."""
+    text = json.dumps(record, sort_keys=True).encode()
+    return hmac.new(key, text, hashlib.sha256).hexdigest()
+
+
+def written_line(record: dict[str, Any], key: bytes) -> str:
+    """A record's line in the results file: the record and its HMAC."""
+    return json.dumps({**record, MAC_FIELD: record_mac(record, key)}, sort_keys=True) + "\n"
+
+
 def checked_records(path: Path, records: list[Any], spec: TournamentSpec) -> list[dict[str, Any]]:
-    """The records of `path` that belong to `spec`'s tournament, each checked; a record
-    of another tournament (system, env version, variant, pairing, game or seed), a
-    malformed one or two different records of one duel are refused naming the line;
-    an exact repeat is dropped with a warning."""
+    """The records of `path` that belong to `spec`'s tournament, each checked and without
+    its HMAC; a record of another tournament (system, env version, variant, pairing, game
+    or seed), a malformed one, one whose HMAC fails (edited, or not written by this
+    tournament), one whose outcome contradicts itself, or two different records of one
+    duel are refused naming the line; an exact repeat is dropped with a warning."""
+    assert spec.seed is not None, "the root seed is known before records are read"
     version = system(spec.system).ruleset.version
     pairings = set(combinations(spec.policies, 2))
+    mac_key = record_key_bytes(spec.seed)
     seen: dict[tuple[str, str, int, int], tuple[int, dict[str, Any]]] = {}
     kept = []
-    for number, record in enumerate(records, start=1):
+    for number, written in enumerate(records, start=1):
         where = f"{path}: line {number}"
-        if not isinstance(record, dict) or set(record) != set(RECORD_TYPES):
-            raise ValueError(f"{where} is not a duel record: {summary(repr(record))}")
-        for name, types in RECORD_TYPES.items():
-            value = record[name]
-            if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-                raise ValueError(f"{where}: {name} is {summary(repr(value))}")
-        if record["winner"] not in ("a", "b", None) or record["forfeit"] not in ("a", "b", None):
-            raise ValueError(f"{where}: winner and forfeit must be 'a', 'b' or null")
+        if not isinstance(written, dict) or set(written) != {*RECORD_TYPES, MAC_FIELD}:
+            raise ValueError(f"{where} is not a duel record: {summary(repr(written))}")
+        record = {name: written[name] for name in RECORD_TYPES}
+        mac = written[MAC_FIELD]
+        if not isinstance(mac, str) or not hmac.compare_digest(mac, record_mac(record, mac_key)):
+            raise ValueError(
+                f"{where}: its mac does not match (the record was edited, or another "
+                "tournament wrote it)"
+            )
+        _check_fields(where, record)
         ours = (
             record["system"] == spec.system
             and record["version"] == version
@@ -318,6 +386,24 @@ def checked_records(path: Path, records: list[Any], spec: TournamentSpec) -> lis
         seen[key] = (number, record)
         kept.append(record)
     return kept
+
+
+def _check_fields(where: str, record: dict[str, Any]) -> None:
+    """Refuse a record whose fields have the wrong types or contradict each other."""
+    for name, types in RECORD_TYPES.items():
+        value = record[name]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise ValueError(f"{where}: {name} is {summary(repr(value))}")
+    if record["winner"] not in ("a", "b", None) or record["forfeit"] not in ("a", "b", None):
+        raise ValueError(f"{where}: winner and forfeit must be 'a', 'b' or null")
+    forfeit = record["forfeit"]
+    if forfeit is not None and (record["winner"] != {"a": "b", "b": "a"}[forfeit]):
+        raise ValueError(f"{where}: side {forfeit} forfeits, so the other side wins")
+    if record["truncated"] and record["winner"] is not None:
+        raise ValueError(f"{where}: a truncated duel has no winner")
+    for count in ("decisions", "rounds", "game"):
+        if record[count] < 0:
+            raise ValueError(f"{where}: {count} is negative ({record[count]})")
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
@@ -353,9 +439,9 @@ def run_tournament(
 ) -> list[dict[str, Any]]:
     """Play every scheduled duel not yet in `out`, appending records; return them all.
 
-    Nothing is written before the first duel is played, so a run that fails early leaves
-    no half-made folder behind. `backend` "local" plays in `workers` processes here,
-    "ray" on a Ray cluster (`evaluation/ray_backend.py`; `address` None starts one here);
+    Nothing is left behind by a run that fails before its first duel is played.
+    `backend` "local" plays in `workers` processes here, "ray" on a Ray cluster
+    (`evaluation/ray_backend.py`; `address` None starts one here);
     `engine` "python" plays each duel through the reference rules, "fast" chunks of them
     in the batched engine (`evaluation/batched_tournament.py`): the records, and so the
     file, are the same every way.
@@ -372,20 +458,53 @@ def run_tournament(
         check_engine(spec.system, spec.policies)
     results_path = out / RESULTS_FILE
     spec_path = out / SPEC_FILE
-    spec_json = json.dumps(asdict(spec), sort_keys=True, indent=2) + "\n"
+    spec_json = _spec_json(spec)
     if results_path.exists() and not resume:
         raise FileExistsError(
             f"{results_path} already holds results: pass --resume to continue it, "
             "or choose another --out"
         )
-    if resume and spec_path.exists() and spec_path.read_text(encoding="utf-8") != spec_json:
+    if resume and spec_path.exists() and not _same_tournament(spec, spec_path):
         raise ValueError(
             f"{spec_path} describes another tournament (system, policies, duels, seed "
             "or variant differ); resume it with the same settings or choose another --out"
         )
+    played = replace(spec, seed=root_seed(spec, out) if resume else spec.seed)
     stream = _locked(results_path, "a") if results_path.exists() else None
     place = Placement(workers, backend, address, engine)
-    return _play(spec, results_path, spec_path, spec_json, stream, place, progress)
+    return _play(played, out, spec_json, stream, place, progress)
+
+
+def root_seed(spec: TournamentSpec, out: Path) -> int | None:
+    """The root seed a resumed tournament plays: the one given, else the one drawn when it
+    started (kept in `SECRET_FILE`, or in `tournament.json` once it ended), else None (a
+    run that wrote nothing yet draws a new one)."""
+    if spec.seed is not None:
+        return spec.seed
+    secret = out / SECRET_FILE
+    if secret.exists():
+        return int(secret.read_text(encoding="utf-8"))
+    if (out / SPEC_FILE).exists():
+        seed = json.loads((out / SPEC_FILE).read_text(encoding="utf-8"))["seed"]
+        return seed if isinstance(seed, int) else None
+    return None
+
+
+def _spec_json(spec: TournamentSpec) -> str:
+    return json.dumps(asdict(spec), sort_keys=True, indent=2) + "\n"
+
+
+def _same_tournament(spec: TournamentSpec, spec_path: Path) -> bool:
+    """Whether `spec_path` saved `spec`'s tournament; a spec whose seed is to be drawn
+    matches one saved with its drawn seed (or with none yet)."""
+    try:
+        saved = json.loads(spec_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return False
+    ours = json.loads(_spec_json(spec))
+    if spec.seed is None and isinstance(saved, dict):
+        saved = {**saved, "seed": None}
+    return bool(saved == ours)
 
 
 def _locked(path: Path, mode: str) -> TextIO:
@@ -406,28 +525,40 @@ def _locked(path: Path, mode: str) -> TextIO:
 
 def _play(
     spec: TournamentSpec,
-    results_path: Path,
-    spec_path: Path,
+    out: Path,
     spec_json: str,
     stream: TextIO | None,
     place: Placement,
     progress: Callable[[int, int], None] | None,
 ) -> list[dict[str, Any]]:
     """Check the records already there, play the rest, append each as it comes; the
-    stream (the locked results file, or None until the first duel) is closed at the end."""
+    stream (the locked results file, or None until the first duel) is closed at the end.
+
+    A seed to draw is drawn here; the folder is made before the first duel (so that the
+    sandboxes can be shown an empty one in its place) and removed again if no duel
+    gets played."""
+    results_path, spec_path, secret = out / RESULTS_FILE, out / SPEC_FILE, out / SECRET_FILE
+    drawn = spec.seed is None
+    if drawn:
+        spec = replace(spec, seed=secrets.randbits(128))
+    made = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
     try:
         records = checked_records(results_path, read_records(results_path), spec)
+        assert spec.seed is not None
+        key = record_key_bytes(spec.seed)
         done = {record_key(r) for r in records}
-        jobs = (job for job in schedule(spec) if job.key not in done)
+        jobs = (job for job in schedule(spec, str(out)) if job.key not in done)
         total = scheduled(spec)
         if progress:
             progress(len(records), total)
         for record in _results(jobs, total - len(records), place):
-            if stream is None:  # the first duel is played: now the folder is made
-                results_path.parent.mkdir(parents=True, exist_ok=True)
+            if stream is None:  # the first duel is played: now the files are made
                 stream = _locked(results_path, "x")  # "x": refused if another run made it
+                if drawn:
+                    _write_private(secret, str(spec.seed))
                 spec_path.write_text(spec_json, encoding="utf-8")
-            stream.write(json.dumps(record, sort_keys=True) + "\n")
+            stream.write(written_line(record, key))
             stream.flush()
             records.append(record)
             if progress:
@@ -435,7 +566,18 @@ def _play(
     finally:
         if stream is not None:
             stream.close()
+        elif made:
+            out.rmdir()
+    if secret.exists():  # every duel played: the drawn seed is public now
+        spec_path.write_text(_spec_json(spec), encoding="utf-8")
+        secret.unlink()
     return records
+
+
+def _write_private(path: Path, text: str) -> None:
+    """`text` in a new file only its owner can read."""
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
+        file.write(text)
 
 
 BACKENDS = ("local", "ray")

@@ -89,3 +89,162 @@ class SeedThief(_Hostile):
             self.candidates.add(int(rng.integers(2**63)))
             rng.bit_generator.advance(back - 1)
         return int(np.flatnonzero(action_mask)[0])
+
+
+# --- fair play: attacks on the dice, the hidden state and the results (issue 27) ----------
+
+
+def _first_legal(action_mask: np.ndarray) -> int:
+    return int(np.flatnonzero(action_mask)[0])
+
+
+class DiceRebuilder(_Hostile):
+    """Reads the `SeedSequence` inside its generator and rebuilds the dice from it, as the
+    seats' `SeedSequence(duel seed, spawn_key=(1 + seat,))` once allowed (the dice were
+    the same seed's spawn key 0); keeps the state of the PCG64 it rebuilt."""
+
+    name = "dice_rebuilder"
+
+    def __init__(self) -> None:
+        self.rebuilt: list[int] = []
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        if not self.rebuilt:
+            inner = rng.bit_generator.seed_seq
+            for tried in (
+                np.random.SeedSequence(inner.entropy, spawn_key=(0,)),
+                np.random.SeedSequence(inner.entropy),
+            ):
+                self.rebuilt.append(np.random.PCG64(tried).state["state"]["state"])
+        return _first_legal(action_mask)
+
+
+class SeedSearcher(_Hostile):
+    """Searches the root seeds below `SEARCH` for the one whose duel seed seeds the
+    generator it holds (it knows its pairing); raises, and so forfeits, naming the seed it
+    found, which would give it the dice of the whole tournament."""
+
+    name = "seed_searcher"
+    SEARCH = 1000
+    GAMES = 2
+    PAIRING = ("tests.hostile:SeedSearcher", "infierno:random")
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        from duelo.envs.core.runner import seat_seed
+        from duelo.evaluation.tournament import duel_seed
+
+        held = rng.bit_generator.state["state"]
+        for root in range(self.SEARCH):
+            for game in range(self.GAMES):
+                seed = duel_seed(root, "infierno", *self.PAIRING, game)
+                for seat in (0, 1):
+                    if np.random.PCG64(seat_seed(seed, seat)).state["state"] == held:
+                        raise RuntimeError(f"found the root seed {root}")
+        return _first_legal(action_mask)
+
+
+class StateReader(_Hostile):
+    """Looks for the duel's hidden state through the garbage collector and the frames that
+    called it; raises (forfeits) saying what it found."""
+
+    name = "state_reader"
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        import gc
+
+        from duelo.envs.core.dice import GeneratorDice
+
+        found = [
+            type(o).__name__
+            for o in gc.get_objects()
+            if isinstance(o, GeneratorDice)
+            or (
+                str(type(o).__module__).startswith("duelo.envs")
+                and type(o).__name__.endswith("State")
+            )
+        ]
+        frame = sys._getframe(1)
+        while frame is not None:
+            found += [name for name in ("state", "dice") if name in frame.f_locals]
+            frame = frame.f_back
+        if found:
+            raise RuntimeError(f"found the hidden state: {sorted(set(found))}")
+        return _first_legal(action_mask)
+
+
+class ParentReader(_Hostile):
+    """Looks for the processes that run the tournament, to read their memory; raises
+    (forfeits) naming what it could open."""
+
+    name = "parent_reader"
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as file:
+                    command = file.read()
+            except OSError:
+                continue
+            if b"pytest" in command or b"multiprocessing" in command:
+                found.append(pid)
+        if found:
+            raise RuntimeError(f"sees the tournament's processes {found}")
+        return _first_legal(action_mask)
+
+
+class Forger(_Hostile):
+    """Looks for results files below its working folder and appends forged wins to each
+    it finds, then tries to kill the process that runs it; raises (forfeits) saying what
+    it managed."""
+
+    name = "forger"
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        import signal
+
+        managed = []
+        for folder, _, files in os.walk(os.getcwd()):
+            if "results.jsonl" in files:
+                managed.append(f"saw {folder}")
+                try:
+                    with open(os.path.join(folder, "results.jsonl"), "a") as file:
+                        file.write('{"winner": "a"}\n' * 20)
+                    managed.append("forged")
+                except OSError:
+                    pass
+        if os.getppid() > 1:
+            try:
+                os.kill(os.getppid(), signal.SIGKILL)
+            except OSError:
+                pass
+        if managed:
+            raise RuntimeError(f"managed: {managed}")
+        return _first_legal(action_mask)
+
+
+SPAWNED = "1000.271828"
+"""The argument of the `sleep` that `Spawner` leaves running (to find it afterwards)."""
+
+
+class Spawner(_Hostile):
+    """Starts a process of its own that would outlive the duel, in a session of its own."""
+
+    name = "spawner"
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        import subprocess
+
+        subprocess.Popen(["sleep", SPAWNED], start_new_session=True)
+        return _first_legal(action_mask)
+
+
+class Flooder(_Hostile):
+    """Prints 4 MB to stderr at every move."""
+
+    name = "flooder"
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        sys.stderr.write("flood " * 700_000)
+        sys.stderr.flush()
+        return _first_legal(action_mask)

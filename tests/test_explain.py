@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from duelo.agents import load_brain
-from duelo.cli import main
+from duelo.cli import main, print_duel
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.systems import SYSTEMS
 
@@ -59,6 +59,7 @@ class Mumbling:
 
 
 def test_a_failing_explanation_does_not_stop_the_duel(capsys: pytest.CaptureFixture) -> None:
-    assert main(["duel", "dunwich", "--a", "tests.test_explain:Mumbling", "--explain"]) == 0
+    """In process (named as module:Class it plays sandboxed, where only `act` is asked)."""
+    print_duel("dunwich", Mumbling(), "random", 0, {}, explain=True)
     out = capsys.readouterr().out
     assert "its explain raised RuntimeError: lost for words" in out and "Result: " in out

@@ -19,14 +19,17 @@ from duelo.envs.systems import SUITE_BAND, SUITE_DECISIVE, SYSTEMS
 from duelo.evaluation.report import build_report, render
 from duelo.evaluation.stats import wilson_interval
 from duelo.evaluation.tournament import (
+    MAC_FIELD,
     RESULTS_FILE,
     TournamentSpec,
     default_suite,
     read_records,
+    record_key_bytes,
     run_job,
     run_tournament,
     schedule,
     scheduled,
+    written_line,
 )
 
 POLICIES = ("infierno:random", "infierno:aggressive", "infierno:expert")
@@ -256,6 +259,12 @@ def test_a_repeated_record_is_dropped_with_a_warning(tmp_path: Path) -> None:
     )
 
 
+def _signed(record: dict) -> str:
+    """A record's line as the tournament's own key signs it (what its owner could write)."""
+    record = {k: v for k, v in record.items() if k != MAC_FIELD}
+    return written_line(record, record_key_bytes(spec().seed)).rstrip("\n")
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
@@ -263,7 +272,13 @@ def test_a_repeated_record_is_dropped_with_a_warning(tmp_path: Path) -> None:
         ("[1, 2]", "line 11 is not a duel record"),
         ("null", "line 11 is not a duel record"),
         ("DROP winner", "line 11 is not a duel record"),
+        ("FORGE winner 'a'", "line 11: its mac does not match"),
+        ("FORGE decisions 0", "line 11: its mac does not match"),
         ("SET winner 7", "line 11: winner is 7"),
+        ("SET decisions -3", "line 11: decisions is negative"),
+        ("SET rounds -1", "line 11: rounds is negative"),
+        ("SET forfeit 'b'", "line 11: side b forfeits, so the other side wins"),
+        ("SET truncated true", "line 11: a truncated duel has no winner"),
         ("SET seed 12345", "line 11 is a duel of another tournament"),
         ("SET system 'esgrima'", "line 11 is a duel of another tournament"),
         ("SET version 99", "line 11 is a duel of another tournament"),
@@ -273,18 +288,21 @@ def test_a_repeated_record_is_dropped_with_a_warning(tmp_path: Path) -> None:
 def test_foreign_or_malformed_records_are_refused_before_any_duel(
     tmp_path: Path, line: str, message: str
 ) -> None:
+    """Each record's HMAC is checked first: an edit without the tournament's key (a forger)
+    fails it; edits signed with the key (the owner's) still face every other check."""
     path = _half_run(tmp_path)
     first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+    assert first["winner"] == "b" and first["forfeit"] is None  # what the edits assume
     if line == "DROP winner":
         del first["winner"]
-        line = json.dumps(first)
+        line = _signed(first).replace(', "winner": "b"', "")
     elif line == "FLIP winner":  # the same duel, another result
-        first["winner"] = {"a": "b", "b": "a", None: "a"}[first["winner"]]
-        line = json.dumps(first)
-    elif line.startswith("SET "):
-        _, key, value = line.split(" ", 2)
+        first["winner"] = "a"
+        line = _signed(first)
+    elif line.startswith(("SET ", "FORGE ")):
+        how, key, value = line.split(" ", 2)
         first[key] = json.loads(value.replace("'", '"'))
-        line = json.dumps(first)
+        line = _signed(first) if how == "SET" else json.dumps(first)
     with path.open("a", encoding="utf-8") as stream:
         stream.write(line + "\n")
     before = path.read_bytes()
@@ -343,7 +361,9 @@ def test_a_record_of_another_setup_is_refused(tmp_path: Path) -> None:
     lines = path.read_text().splitlines()
     first = json.loads(lines[0])
     first["variant"] = SUITE[1]  # game 0 plays the formal duel
-    path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    first.pop(MAC_FIELD)
+    signed = written_line(first, record_key_bytes(suite_spec().seed))
+    path.write_text("".join([signed, *(line + "\n" for line in lines[1:])]))
     with pytest.raises(ValueError, match="line 1 is a duel of another tournament"):
         run_tournament(suite_spec(duels=4), tmp_path, resume=True)
 

@@ -13,7 +13,7 @@ import gymnasium as gym
 import numpy as np
 
 from duelo.envs.core.dice import GeneratorDice
-from duelo.envs.core.policy import Policy
+from duelo.envs.core.policy import Policy, ProcessPolicy
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.referee import PolicyFault, ask, summary
 from duelo.envs.core.ruleset import IllegalActionError, Ruleset, check_legal
@@ -156,6 +156,8 @@ class DuelEnv(gym.Env):
             self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
         )
         self._illegal_streak = 0
+        if isinstance(self.opponent, ProcessPolicy):
+            self.opponent.new_duel()  # a sandboxed opponent: a fresh process each episode
         for _ in range(MAX_DEALS):  # Gymnasium has no terminal first observation: deal again
             self._mask = None
             self.state = self.ruleset.new_duel(self.dice)
@@ -199,6 +201,11 @@ class DuelEnv(gym.Env):
         terminated = self.result is not None and not self.result.truncated
         truncated = self.result is not None and self.result.truncated
         return self._observation(), reward, terminated, truncated, self._info()
+
+    def close(self) -> None:
+        if isinstance(self.opponent, ProcessPolicy):
+            self.opponent.close()
+        super().close()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:

@@ -44,3 +44,14 @@ class BatchPolicy(Policy, Protocol):
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """The action for each row: flat observations (N, size), masks (N, actions)."""
         ...
+
+
+@runtime_checkable
+class ProcessPolicy(Policy, Protocol):
+    """A policy served by a process of its own (`evaluation/sandbox.py`). Whoever plays a
+    duel with one calls `new_duel` before it (a fresh process: nothing learned in one duel
+    reaches the next) and `close` after it (nothing it started outlives the duel)."""
+
+    def new_duel(self) -> None: ...
+
+    def close(self) -> None: ...

@@ -1,9 +1,12 @@
 """Play one duel between two policies over a ruleset, without Gymnasium.
 
 The CLI's narrated duel and the tournaments run duels through this function.
-One integer seed fixes the duel: it is split (numpy SeedSequence) into a dice
-stream and one stream per seat, so the dice do not depend on how much
-randomness the policies consume, and a duel replays exactly from its seed.
+One integer seed fixes the duel: the dice roll from `SeedSequence(seed)`'s first
+child, and each seat draws from a generator seeded by a one-way hash of the seed
+(`seat_seed`), so the dice do not depend on how much randomness the policies
+consume, a duel replays exactly from its seed, and no policy can walk its own
+generator back to the seed and so to the dice (a SeedSequence child of the seed
+carries the seed inside it, and PCG64's seeding can be inverted).
 
 A policy asked through `referee.ask` gets a copy of the mask and its seat's own
 generator; one that raises, exits, returns an illegal action or exceeds the
@@ -12,14 +15,16 @@ per-move time limit forfeits the duel, and the outcome says why.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import hashlib
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from duelo.envs.core.dice import GeneratorDice
-from duelo.envs.core.policy import Policy
+from duelo.envs.core.policy import Policy, ProcessPolicy
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import Ruleset
@@ -34,19 +39,41 @@ class DuelResult:
     """The seat that forfeited, if one did."""
 
 
+SEAT_KEY = b"duelo/seat-generator"
+"""The key of `seat_seed`'s hash (it separates this use of the hash from any other)."""
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """The 128-bit seed of `seat`'s generator in the duel with this seed: a keyed BLAKE2b
+    of it, which nobody holding the generator can walk back (only a search over seeds
+    finds it, so a seed that must stay secret must be drawn from entropy)."""
+    digest = hashlib.blake2b(f"{seed}/{seat}".encode(), key=SEAT_KEY, digest_size=16)
+    return int.from_bytes(digest.digest(), "little")
+
+
 def duel_streams(
     seed: int,
 ) -> tuple[GeneratorDice, tuple[np.random.Generator, np.random.Generator]]:
-    """The dice and the two seats' generators of the duel with this seed.
+    """The dice and the two seats' generators of the duel with this seed: the dice are
+    `SeedSequence(seed).spawn(1)[0]` (made directly, spawn key 0), each seat's generator
+    is seeded by `seat_seed`."""
+    dice = GeneratorDice(np.random.SeedSequence(seed, spawn_key=(0,)))
+    seats = (np.random.default_rng(seat_seed(seed, 0)), np.random.default_rng(seat_seed(seed, 1)))
+    return dice, seats
 
-    They are the three children that `SeedSequence(seed).spawn(3)` would give,
-    made directly (spawn keys 0, 1, 2) without first building their parent.
-    """
-    dice, seat0, seat1 = (np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(3))
-    return (
-        GeneratorDice(dice),
-        (np.random.default_rng(seat0), np.random.default_rng(seat1)),
-    )
+
+@contextmanager
+def playing(policies: tuple[Policy, ...]) -> Iterator[None]:
+    """A duel's lifetime for the policies served by a process (`ProcessPolicy`): a fresh
+    one each before the duel, stopped, with all it started, when the duel ends."""
+    own = list({id(p): p for p in policies if isinstance(p, ProcessPolicy)}.values())
+    for policy in own:
+        policy.new_duel()
+    try:
+        yield
+    finally:
+        for policy in own:
+            policy.close()
 
 
 Watch = Callable[[Any, int, Mapping[str, np.ndarray], np.ndarray], None]
@@ -61,6 +88,17 @@ def play_duel(
     watch: Watch | None = None,
 ) -> DuelResult:
     """Play a whole duel; `policies[s]` plays seat s; `watch` sees each decision coming."""
+    with playing(policies):
+        return _play(ruleset, policies, seed, move_time_limit, watch)
+
+
+def _play(
+    ruleset: Ruleset[Any],
+    policies: tuple[Policy, Policy],
+    seed: int,
+    move_time_limit: float | None,
+    watch: Watch | None,
+) -> DuelResult:
     dice, rngs = duel_streams(seed)
     state = ruleset.new_duel(dice)
     decisions = 0

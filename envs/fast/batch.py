@@ -19,6 +19,7 @@ import numpy as np
 from gymnasium.utils import seeding
 
 from duelo.envs.core.duel_env import MAX_DEALS
+from duelo.envs.core.runner import seat_seed
 from duelo.envs.fast.streams import STREAM_WORDS, seeded_stream, stream_of
 
 __all__ = [
@@ -94,7 +95,8 @@ def seeded_table(seeds: list[int], random_seats: np.ndarray) -> np.ndarray:
     generator; `random_seats[i, s]` says the random policy plays seat s of row i."""
     table = np.zeros(len(seeds), PLAY_DTYPE)
     for row, seed in enumerate(seeds):
-        streams = (np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(3))
-        table["dice"][row], table["rng"][row, 0], table["rng"][row, 1] = map(seeded_stream, streams)
+        table["dice"][row] = seeded_stream(np.random.SeedSequence(seed, spawn_key=(0,)))
+        for seat in (0, 1):
+            table["rng"][row, seat] = seeded_stream(seat_seed(seed, seat))
     table["compiled"] = random_seats
     return table

@@ -126,7 +126,7 @@ def test_a_misbehaving_policy_forfeits_as_in_the_python_engine(
 ) -> None:
     stand_in = "infierno:cautious"
 
-    def policy(name: str, system_name: str, limit: float | None, variant: Any) -> Any:
+    def policy(name: str, system_name: str, limit: float | None, variant: Any, *_: Any) -> Any:
         return hostile() if name == stand_in else make_policy(name, system_name, variant)
 
     monkeypatch.setattr(tournament, "duel_policy", policy)
