@@ -29,9 +29,9 @@ import gymnasium as gym
 import numpy as np
 
 SIZES = (1, 64, 1024, 16384)
-ENV_IDS = ("duelo/Infierno-v1", "duelo/EsgrimaDuel-v1", "duelo/EsgrimaDuelFaithful-v1")
+ENV_IDS = ("duelo/Infierno-v2", "duelo/EsgrimaDuel-v2", "duelo/EsgrimaDuelFaithful-v2")
 """The batched ids, at their default scenario (Infierno: the formal duel)."""
-COMPILED_ONCE = {"duelo/EsgrimaDuelFaithful-v1"}
+COMPILED_ONCE = {"duelo/EsgrimaDuelFaithful-v2"}
 """Ids whose kernels another id compiles already (the fencing duel's two variants)."""
 GOAL = 2_000_000
 """Decisions a second on one core at N = 1,024 the Infierno formal duel should reach."""

@@ -22,12 +22,14 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from duelo.envs.core.dice import GeneratorDice
-from duelo.envs.core.duel_env import DRAW, MAX_DEALS, action_number
+from duelo.envs.core.duel_env import DRAW, action_number
 from duelo.envs.core.ruleset import check_legal
 from duelo.envs.core.spaces import flat_space
 from duelo.envs.systems import system as system_of
 
 AGENTS = ("a", "b")
+MAX_DEALS = 1000
+"""Duels dealt at one reset before giving up on rules that never let anyone decide."""
 """Agent "a" plays seat 0 (side A), "b" seat 1."""
 
 

@@ -39,3 +39,19 @@ def _sandbox_without_bubblewrap() -> Iterator[None]:
         yield
     finally:
         del os.environ["DUELO_SANDBOX"]
+
+
+TEST_OPPONENT_KEY = b"duelo tests"
+"""The env opponents' key in the tests: fixed, so that a test's seeded duels replay from one
+run to the next (a process's own key is drawn from entropy: `duel_env.PROCESS_OPPONENT_KEY`)."""
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _a_fixed_opponent_key() -> Iterator[None]:
+    from duelo.envs.core import duel_env
+
+    drawn, duel_env.PROCESS_OPPONENT_KEY = duel_env.PROCESS_OPPONENT_KEY, TEST_OPPONENT_KEY
+    try:
+        yield
+    finally:
+        duel_env.PROCESS_OPPONENT_KEY = drawn

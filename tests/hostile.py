@@ -157,7 +157,7 @@ class StateReader(_Hostile):
         found = [
             type(o).__name__
             for o in gc.get_objects()
-            if isinstance(o, GeneratorDice)
+            if type(o) is GeneratorDice
             or (
                 str(type(o).__module__).startswith("duelo.envs")
                 and type(o).__name__.endswith("State")
@@ -247,4 +247,38 @@ class Flooder(_Hostile):
     def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         sys.stderr.write("flood " * 700_000)
         sys.stderr.flush()
+        return _first_legal(action_mask)
+
+
+class EnvSeedSearcher(_Hostile):
+    """An env opponent that looks its generator up among those that `reset(seed=k)` gave
+    it for every k below `SEARCH` while it was seeded from `np_random`'s second draw
+    through a `SeedSequence`; `found` lists the seeds it recognised."""
+
+    name = "env_seed_searcher"
+    SEARCH = 100_000
+    _table: dict[int, int] = {}
+
+    def __init__(self) -> None:
+        self.found: list[int] = []
+        self.asked = 0
+
+    @classmethod
+    def table(cls) -> dict[int, int]:
+        if not cls._table:
+            from gymnasium.utils import seeding
+
+            for k in range(cls.SEARCH):
+                np_random, _ = seeding.np_random(k)
+                np_random.integers(2**63)  # the dice's seed
+                draw = int(np_random.integers(2**63))
+                state = np.random.PCG64(np.random.SeedSequence(draw)).state["state"]["state"]
+                cls._table[state] = k
+        return cls._table
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        self.asked += 1
+        k = self.table().get(rng.bit_generator.state["state"]["state"])
+        if k is not None:
+            self.found.append(k)
         return _first_legal(action_mask)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import time
 import zipfile
 from pathlib import Path
@@ -45,7 +46,7 @@ def write_random_brain(folder: Path, hidden: tuple[int, ...] = (16, 8), seed: in
         "format_version": FORMAT_VERSION,
         "name": folder.name,
         "system": "infierno",
-        "env_id": "duelo/Infierno-v1",
+        "env_id": "duelo/Infierno-v2",
         "env_version": InfiernoRuleset.version,
         "observation": observation_schema(spec),
         "actions": [a.name for a in Action],
@@ -195,7 +196,7 @@ def _huge_unused_array(folder: Path) -> None:
 
 def _big_int_manifest(folder: Path) -> None:
     text = (folder / MANIFEST).read_text(encoding="utf-8")
-    text = text.replace('"env_version": 1', '"env_version": ' + "9" * 5000)
+    text = re.sub(r'"env_version": \d+', '"env_version": ' + "9" * 5000, text)
     (folder / MANIFEST).write_text(text, encoding="utf-8")
 
 

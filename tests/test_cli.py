@@ -18,7 +18,7 @@ from duelo.envs.infierno import Action, InfiernoRuleset
 def test_systems_lists_ids_actions_and_observations(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["systems"]) == 0
     out = capsys.readouterr().out
-    assert "duelo/Infierno-v1" in out
+    assert "duelo/Infierno-v2" in out
     assert all(action.name in out for action in Action)
     spec = InfiernoRuleset.observation_spec
     assert all(f"`{key.name}`" in out for key in spec.keys)

@@ -52,7 +52,7 @@ class FirstLegal:
 
 
 def narrated_duels(opponent: FirstLegal, seed: int, episodes: int) -> list[str]:
-    env = gym.make("duelo/Infierno-v1", opponent=opponent, learner_seat=0, render_mode="ansi")
+    env = gym.make("duelo/Infierno-v2", opponent=opponent, learner_seat=0, render_mode="ansi")
     env.reset(seed=seed)
     duels = []
     for _ in range(episodes):

@@ -10,7 +10,7 @@ import pytest
 
 import duelo  # noqa: F401
 from duelo.agents import RandomPolicy
-from duelo.envs.core.duel_env import DRAW, DuelEnv
+from duelo.envs.core.duel_env import DRAW, TAKE_RESULT, DuelEnv
 from duelo.envs.core.observation import ObservationSpec, ObsKey
 from duelo.envs.core.record import DuelRecord, Outcome
 from duelo.envs.core.ruleset import IllegalActionError
@@ -29,7 +29,7 @@ def play_to_end(env: gym.Env, seed: int) -> tuple[float, dict]:
 
 
 def test_illegal_action_raises_naming_the_action() -> None:
-    env = gym.make("duelo/Infierno-v1", illegal_action="raise")
+    env = gym.make("duelo/Infierno-v2", illegal_action="raise")
     _, info = env.reset(seed=0)
     assert not info["action_mask"][Action.CLEAR_JAM]
     with pytest.raises(IllegalActionError, match=r"action 16 \(CLEAR_JAM\) is illegal"):
@@ -39,7 +39,7 @@ def test_illegal_action_raises_naming_the_action() -> None:
 
 
 def test_penalize_mode_makes_illegal_actions_a_costly_no_op() -> None:
-    env = gym.make("duelo/Infierno-v1", illegal_penalty=0.5)  # "penalize" is the default
+    env = gym.make("duelo/Infierno-v2", illegal_penalty=0.5)  # "penalize" is the default
     observation, _ = env.reset(seed=0)
     after, reward, terminated, truncated, info = env.step(Action.CLEAR_JAM)
     assert reward == -0.5 and not terminated and not truncated and info["illegal_action"]
@@ -47,7 +47,7 @@ def test_penalize_mode_makes_illegal_actions_a_costly_no_op() -> None:
 
 
 def test_step_after_the_end_and_before_reset_raise() -> None:
-    env = gym.make("duelo/Infierno-v1")
+    env = gym.make("duelo/Infierno-v2")
     with pytest.raises(RuntimeError, match="before reset"):
         env.unwrapped.step(0)
     play_to_end(env, seed=1)
@@ -56,7 +56,7 @@ def test_step_after_the_end_and_before_reset_raise() -> None:
 
 
 def test_rewards_follow_the_winner() -> None:
-    env = gym.make("duelo/Infierno-v1")
+    env = gym.make("duelo/Infierno-v2")
     seen = set()
     for seed in range(30):
         reward, info = play_to_end(env, seed)
@@ -69,9 +69,9 @@ def test_rewards_follow_the_winner() -> None:
 
 
 def test_learner_seat_fixed_or_drawn() -> None:
-    fixed = gym.make("duelo/Infierno-v1", learner_seat=1)
+    fixed = gym.make("duelo/Infierno-v2", learner_seat=1)
     assert {fixed.reset(seed=s)[1]["seat"] for s in range(10)} == {1}
-    drawn = gym.make("duelo/Infierno-v1")
+    drawn = gym.make("duelo/Infierno-v2")
     assert {drawn.reset(seed=s)[1]["seat"] for s in range(20)} == {0, 1}
     with pytest.raises(ValueError, match="learner_seat"):
         InfiernoEnv(RandomPolicy(), learner_seat=2)
@@ -81,12 +81,12 @@ def test_opponent_must_be_a_policy() -> None:
     with pytest.raises(TypeError, match="opponent must have act"):
         InfiernoEnv(opponent=object())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown policy 'sharpshooter'"):
-        gym.make("duelo/Infierno-v1", opponent="sharpshooter")
+        gym.make("duelo/Infierno-v2", opponent="sharpshooter")
 
 
 def test_variants_are_keyword_arguments() -> None:
     env = gym.make(
-        "duelo/Infierno-v1",
+        "duelo/Infierno-v2",
         scenario="brawl",
         fighters=("johny", "drunk"),
         options={"round_cap": 3},
@@ -98,12 +98,12 @@ def test_variants_are_keyword_arguments() -> None:
 
 
 def test_ansi_render_narrates_every_die() -> None:
-    env = gym.make("duelo/Infierno-v1", render_mode="ansi")
+    env = gym.make("duelo/Infierno-v2", render_mode="ansi")
     play_to_end(env, seed=2)
     text = env.render()
     assert "Staredown:" in text and "Initiative:" in text and "d20" in text
     assert "Duel over" in text or "round cap" in text
-    silent = gym.make("duelo/Infierno-v1")
+    silent = gym.make("duelo/Infierno-v2")
     silent.reset(seed=2)
     assert silent.render() is None
 
@@ -135,10 +135,16 @@ class FirstMoveWins:
         return np.zeros(3, np.float32)
 
 
-def test_reset_gives_up_on_an_opponent_that_never_lets_the_learner_act() -> None:
+def test_a_duel_the_opponent_ends_at_once_is_one_step_the_learner_loses() -> None:
+    """Every duel ends at the opponent's first move: each still reaches the learner, as an
+    episode of one step that takes the result (a loss), never dealt again (issue 27)."""
     env = DuelEnv(FirstMoveWins(), RandomPolicy(), learner_seat=1)
-    with pytest.raises(RuntimeError, match="ended 1000 duels in a row before seat 1"):
-        env.reset(seed=0)
+    for seed in range(3):
+        _, info = env.reset(seed=seed)
+        assert info["action_mask"].tolist() == [True] and "outcome" not in info
+        _, reward, terminated, truncated, info = env.step(TAKE_RESULT)
+        assert (reward, terminated, truncated) == (-1.0, True, False)
+        assert info["outcome"] == "first move" and info["winner"] == 0
     env = DuelEnv(FirstMoveWins(), RandomPolicy(), learner_seat=0)
     _, info = env.reset(seed=0)
     assert info["action_mask"].tolist() == [True]

@@ -15,15 +15,21 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import sys
 import time
 from pathlib import Path
 
+import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.utils import seeding
 
+import duelo  # noqa: F401  (registers the ids)
 from duelo.agents.registry import make_policy
+from duelo.envs.core.duel_env import TAKE_RESULT
+from duelo.envs.core.policy import Policy
 from duelo.envs.core.runner import duel_streams, play_duel
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation import sandbox
@@ -93,7 +99,7 @@ def test_a_drawn_root_seed_cannot_be_searched(tmp_path: Path) -> None:
 
 
 @isolated
-@pytest.mark.parametrize("system_name", ["dunwich", "vampiro", "esgrima_duel"])
+@pytest.mark.parametrize("system_name", sorted(SYSTEMS))
 def test_a_sandboxed_policy_finds_no_state_in_gc_or_frames(system_name: str) -> None:
     """In process the reader finds the duel's state (so the attack is real); sandboxed,
     nothing of the duel is in its process to be found."""
@@ -214,3 +220,86 @@ def test_module_policies_are_refused_without_a_sandbox(
     with pytest.raises(SandboxUnavailable, match="apt-get install bubblewrap"):
         _tournament(tmp_path / "never-made", "tests.hostile:Forger", seed=None)
     assert not (tmp_path / "never-made").exists()
+
+
+# --- the Gymnasium env ------------------------------------------------------------------
+
+
+ENV_IDS = sorted(env_id for info in SYSTEMS.values() for env_id in info.env_ids)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_an_env_opponent_cannot_search_the_seed(env_id: str) -> None:
+    """20 episodes per env id reset with seeds below 100,000: the opponent finds none of
+    them by its generator (each was found while that generator was a `SeedSequence` of
+    `np_random`'s draw: the lookup is checked on one below)."""
+    table = hostile.EnvSeedSearcher.table()
+    np_random, _ = seeding.np_random(4321)
+    np_random.integers(2**63)
+    old = np.random.PCG64(np.random.SeedSequence(int(np_random.integers(2**63))))
+    assert table[old.state["state"]["state"]] == 4321  # the attack, on the old derivation
+    seeds = np.random.default_rng(27).integers(hostile.EnvSeedSearcher.SEARCH, size=20)
+    searcher = hostile.EnvSeedSearcher()
+    env = gym.make(env_id, opponent=searcher, opponent_key=secrets.token_bytes(16))
+    learner = np.random.default_rng(5)
+    for seed in seeds:
+        _, info = env.reset(seed=int(seed))
+        terminated = truncated = False
+        while not (terminated or truncated):
+            action = int(learner.choice(np.flatnonzero(info["action_mask"])))
+            _, _, terminated, truncated, info = env.step(action)
+    if not searcher.asked:
+        pytest.skip(f"{env_id}: the opponent's seat never decides (its play is the rules')")
+    assert not searcher.found
+
+
+def _episode(env: gym.Env, learner: Policy, rng: np.random.Generator, seed: int) -> float:
+    """One episode of `learner` in `env`: its score (1 win, 0.5 draw, 0 loss)."""
+    observation, info = env.reset(seed=seed)
+    spec = env.unwrapped.observation_spec
+    while True:
+        action = learner.act(spec.view(observation), info["action_mask"], rng)
+        observation, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            return (1.0 + float(reward)) / 2.0
+
+
+def test_a_duel_the_opponent_ends_at_once_still_counts() -> None:
+    """The expert against itself in Infierno's formal duel, 2,000 episodes with the seats
+    swapped: the env scores it as symmetry does (0.5 within four standard errors, 0.045);
+    dealing again the duels the opponent ends at once scored it 0.584."""
+    episodes, scores = 2000, []
+    for seat in (0, 1):
+        env = gym.make(
+            "duelo/Infierno-v2",
+            opponent="expert",
+            learner_seat=seat,
+            flat_observation=True,
+            scenario="formal_duel",
+        )
+        learner, rng = make_policy("expert", "infierno"), np.random.default_rng(seat)
+        for seed in range(episodes // 2):
+            scores.append(_episode(env, learner, rng, seed))
+    score = float(np.mean(scores))
+    assert abs(score - 0.5) < 4 * np.sqrt(0.25 / episodes), score
+
+
+def test_an_unplayed_duel_is_one_step_that_takes_its_result() -> None:
+    """A seed whose duel the opponent ends before the learner decides: the only legal
+    action is `TAKE_RESULT`; another is a penalised no-op; taking it gives the result."""
+    env = gym.make("duelo/Infierno-v2", opponent="expert", learner_seat=1)
+    for seed in range(200):
+        _, info = env.reset(seed=seed)
+        if env.unwrapped.state.result is not None:
+            break
+    else:
+        pytest.fail("no duel of 200 ended before the learner's first decision")
+    result = env.unwrapped.state.result
+    only = np.zeros_like(info["action_mask"])
+    only[TAKE_RESULT] = True
+    assert (info["action_mask"] == only).all() and "outcome" not in info
+    _, reward, terminated, truncated, info = env.step(TAKE_RESULT + 1)
+    assert info["illegal_action"] and not (terminated or truncated) and reward < 0
+    _, reward, terminated, truncated, info = env.step(TAKE_RESULT)
+    assert terminated and not truncated and reward == result.reward(1)
+    assert info["outcome"] == result.reason and not info["action_mask"].any()

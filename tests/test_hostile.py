@@ -61,7 +61,7 @@ def test_a_tournament_survives_hangs_and_exits(tmp_path: Path, workers: int) -> 
 
 
 def test_an_opponent_that_cheats_forfeits_in_the_env() -> None:
-    env = gym.make("duelo/Infierno-v1", opponent=hostile.MaskEditor(), learner_seat=0)
+    env = gym.make("duelo/Infierno-v2", opponent=hostile.MaskEditor(), learner_seat=0)
     forfeits = 0
     for episode in range(10):
         _, info = env.reset(seed=episode)
@@ -80,7 +80,7 @@ def test_an_opponent_cannot_reach_the_dice_through_its_generator() -> None:
     """The generator an opponent is handed shares no state with the one that seeded the
     dice: rewinding it finds no dice seed (handing it `np_random` gave the deck away)."""
     thief = hostile.SeedThief()
-    env = gym.make("duelo/EsgrimaDuel-v1", opponent=thief, learner_seat=0)
+    env = gym.make("duelo/EsgrimaDuel-v2", opponent=thief, learner_seat=0)
     dice_seeds = set()
     for seed in range(40):
         env.reset(seed=seed)

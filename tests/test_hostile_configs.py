@@ -96,14 +96,14 @@ def test_training_settings_are_range_checked(tmp_path: Path, values: dict, messa
 @pytest.mark.parametrize(
     ("env_id", "kwargs", "message"),
     [
-        ("duelo/Infierno-v1", {"scenario": None}, "scenario must be an id or a Scenario"),
-        ("duelo/Infierno-v1", {"fighters": (1, 2)}, r"fighters\[0\] must be an id"),
-        ("duelo/Infierno-v1", {"fighters": ("outlaw",)}, "fighters must be two ids"),
-        ("duelo/Esgrima-v1", {"scenario": 3}, "scenario must be an id or a Layout"),
-        ("duelo/EsgrimaDuel-v1", {"deck": []}, "deck must list at least 6 Cards"),
-        ("duelo/Infierno-v1", {"learner_seat": 1.0}, "learner_seat must be 0, 1 or None"),
-        ("duelo/Infierno-v1", {"illegal_penalty": -5}, "illegal_penalty must be positive"),
-        ("duelo/Infierno-v1", {"options": {"round_cap": 10**6}}, "round_cap 1000000 must lie"),
+        ("duelo/Infierno-v2", {"scenario": None}, "scenario must be an id or a Scenario"),
+        ("duelo/Infierno-v2", {"fighters": (1, 2)}, r"fighters\[0\] must be an id"),
+        ("duelo/Infierno-v2", {"fighters": ("outlaw",)}, "fighters must be two ids"),
+        ("duelo/Esgrima-v2", {"scenario": 3}, "scenario must be an id or a Layout"),
+        ("duelo/EsgrimaDuel-v2", {"deck": []}, "deck must list at least 6 Cards"),
+        ("duelo/Infierno-v2", {"learner_seat": 1.0}, "learner_seat must be 0, 1 or None"),
+        ("duelo/Infierno-v2", {"illegal_penalty": -5}, "illegal_penalty must be positive"),
+        ("duelo/Infierno-v2", {"options": {"round_cap": 10**6}}, "round_cap 1000000 must lie"),
     ],
 )
 def test_bad_env_arguments_are_clear_errors(env_id: str, kwargs: dict, message: str) -> None:
@@ -113,7 +113,7 @@ def test_bad_env_arguments_are_clear_errors(env_id: str, kwargs: dict, message: 
 
 @pytest.mark.parametrize("action", [2.7, "3", True, None])
 def test_an_action_must_be_an_integer(action: object) -> None:
-    env = gym.make("duelo/Infierno-v1")
+    env = gym.make("duelo/Infierno-v2")
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match="an action is an integer of the action space"):
         env.step(action)

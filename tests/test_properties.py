@@ -16,8 +16,9 @@ from duelo.envs.dunwich.rules import DunwichRuleset
 from duelo.envs.dunwich.state import PLAN, DunwichState
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset, EsgrimaDuelState
 from duelo.envs.esgrima.mechanics import Card
+from duelo.envs.infierno.state import Action, DuelState
 from duelo.envs.vampiro.rules import VampiroRuleset
-from duelo.envs.vampiro.state import PLANS, VampiroState
+from duelo.envs.vampiro.state import PLANS, Fighter, VampiroState
 from duelo.registration import SYSTEMS
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
@@ -64,6 +65,13 @@ VARIANTS += [
         {  # a mirror match at fixed initiative: full ties, blind declarations (§10 #29)
             "fighters": ("brujah", "brujah"),
             "options": {"specialty_mode": "reroll", "fixed_initiative": True},
+        },
+    ),
+    (
+        "vampiro",
+        {  # the reading that a declaration is public once made (ties still blind)
+            "fighters": ("brujah", "ventrue"),
+            "options": {"public_declarations": True},
         },
     ),
     (
@@ -116,6 +124,8 @@ def test_random_legal_play_keeps_the_invariants(
 )
 def test_every_variant_passes_the_ruleset_checks(name: str, kwargs: dict[str, Any]) -> None:
     redeal = REDEALS.get(name)
+    if kwargs.get("options", {}).get("public_declarations"):
+        redeal = redeal_blind_tie
     assert check_ruleset(lambda: SYSTEMS[name].ruleset(**kwargs), redeal=redeal) > 0
 
 
@@ -135,19 +145,52 @@ def redeal_plan(state: DunwichState, seat: int, rng: np.random.Generator) -> Non
         state.plans[1 - seat] = PLAN[int(rng.integers(len(PLAN)))]
 
 
+def _rival_declared_first(state: VampiroState, seat: int) -> bool:
+    """§4: the slower declares first, by the score with no Celerity spent, then Dexterity
+    + Wits; a full tie declares blind (§10 #29). Worked out here, apart from the rules."""
+    keys = [
+        (f.declare_initiative, f.character.destreza + f.character.astucia) for f in state.fighters
+    ]
+    return keys[1 - seat] < keys[seat]
+
+
 def redeal_declaration(state: VampiroState, seat: int, rng: np.random.Generator) -> None:
-    """Another blind declaration for the rival in a full tie, before `seat` has declared
-    (§10 #29): its plan, Celerity and the Willpower and blood they cost."""
+    """Another declaration for the rival, whenever it declared after `seat` or beside it
+    in a tie (§12 "known only if the opponent declared earlier", §10 #29, #30): its plan,
+    Celerity actions, Willpower flag, delay, and the blood and Willpower they cost."""
     them = state.fighters[1 - seat]
+    if not state.declared[1 - seat] or _rival_declared_first(state, seat):
+        return
+    _redeclare(them, rng)
+
+
+def redeal_blind_tie(state: VampiroState, seat: int, rng: np.random.Generator) -> None:
+    """With `public_declarations`, only a full tie's declaration before both are in."""
     if state.tied and state.declared[1 - seat] and not state.declared[seat]:
-        them.plan = PLANS[int(rng.integers(len(PLANS)))]
-        them.celerity = int(rng.integers(3))
-        them.declared_willpower = bool(rng.integers(2))
-        them.willpower = int(rng.integers(them.willpower_start + 1))
-        them.blood = int(rng.integers(them.blood_start + 1))
+        _redeclare(state.fighters[1 - seat], rng)
+
+
+def _redeclare(them: Fighter, rng: np.random.Generator) -> None:
+    them.willpower += them.declared_willpower
+    them.blood += them.declared_blood
+    them.plan = PLANS[int(rng.integers(len(PLANS)))]
+    them.celerity = int(rng.integers(them.character.celeridad + 1))
+    them.declared_blood = min(them.celerity, them.blood)
+    them.blood -= them.declared_blood
+    them.declared_willpower = bool(rng.integers(2)) and them.willpower > 0
+    them.willpower -= them.declared_willpower
+    them.delayed = bool(rng.integers(2))
+
+
+def redeal_honour(state: DuelState, seat: int, rng: np.random.Generator) -> None:
+    """The other side's honour choice, made and not yet told (seed DUELOS: both choose,
+    then both are told)."""
+    if 1 - seat in state.honour_choices and seat not in state.honour_choices:
+        state.honour_choices[1 - seat] = (Action.SETTLE, Action.INSIST)[int(rng.integers(2))]
 
 
 REDEALS: dict[str, Redeal] = {
+    "infierno": redeal_honour,
     "esgrima_duel": redeal_cards,
     "dunwich": redeal_plan,
     "vampiro": redeal_declaration,

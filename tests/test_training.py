@@ -32,7 +32,7 @@ from duelo.training.settings import TrainSettings, load_settings  # noqa: E402
 
 def short(**changes: object) -> TrainSettings:
     base = TrainSettings(
-        env_id="duelo/Infierno-v1",
+        env_id="duelo/Infierno-v2",
         n_timesteps=4096,
         n_envs=4,
         n_steps=128,
@@ -101,7 +101,7 @@ def test_numpy_brain_equals_the_masked_torch_policy(trained: Path) -> None:
     model = MaskablePPO.load(trained / training.CHECKPOINT, device="cpu")
     with np.load(trained / training.NORMALIZER) as saved:
         mean, var = saved["mean"], saved["var"]
-    env = gym.make("duelo/Infierno-v1", flat_observation=True, opponent="expert")
+    env = gym.make("duelo/Infierno-v2", flat_observation=True, opponent="expert")
     observations, masks = [], []
     obs, info = env.reset(seed=5)
     rng = np.random.default_rng(5)
@@ -204,7 +204,7 @@ def test_scenarios_share_the_envs_and_each_is_evaluated(tmp_path: Path) -> None:
 def test_the_suite_shares_the_envs_and_each_setup_is_evaluated(tmp_path: Path) -> None:
     """suite: true trains across the setups `duelo tournament` plays: for the fencing duel,
     the symmetric duel and the faithful one (its own fighters), each evaluated."""
-    settings = few_steps(n_envs=3, env_id="duelo/EsgrimaDuel-v1", env_kwargs={}, suite=True)
+    settings = few_steps(n_envs=3, env_id="duelo/EsgrimaDuel-v2", env_kwargs={}, suite=True)
     pool = training.OpponentPool(settings, np.random.default_rng(0))
     envs = [training.make_env(settings, pool, i)().unwrapped for i in range(3)]
     variants = [env.ruleset.options.duel_variant for env in envs]
@@ -222,7 +222,7 @@ def test_a_suite_is_refused_beside_scenarios_or_with_one_setup() -> None:
     with pytest.raises(ValueError, match="not both"):
         short(env_kwargs={}, scenarios=("brawl",), suite=True)
     with pytest.raises(ValueError, match="one setup"):
-        short(env_id="duelo/Esgrima-v1", env_kwargs={}, suite=True)
+        short(env_id="duelo/Esgrima-v2", env_kwargs={}, suite=True)
 
 
 @pytest.mark.parametrize(
@@ -237,7 +237,7 @@ def test_bad_scenarios_are_refused_when_the_settings_are_read(
 ) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(
-        yaml.safe_dump({"duelo/Infierno-v1": {"scenarios": scenarios}}), encoding="utf-8"
+        yaml.safe_dump({"duelo/Infierno-v2": {"scenarios": scenarios}}), encoding="utf-8"
     )
     with pytest.raises(ConfigError, match=f"{path}.*{named}"):
         load_settings(path)
@@ -261,7 +261,7 @@ def test_bad_env_kwargs_are_refused_when_the_settings_are_read(
 ) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(
-        yaml.safe_dump({"duelo/Infierno-v1": {"env_kwargs": env_kwargs}}), encoding="utf-8"
+        yaml.safe_dump({"duelo/Infierno-v2": {"env_kwargs": env_kwargs}}), encoding="utf-8"
     )
     with pytest.raises(ConfigError, match=f"{path}.*{named}"):
         load_settings(path)
@@ -378,7 +378,7 @@ def test_a_teacher_warm_start_copies_the_teacher(tmp_path: Path) -> None:
     where an untrained network makes it at one in seven (93 % against 14 % measured)."""
     faithful = {"options": {"duel_variant": "faithful"}}
     settings = short(
-        env_id="duelo/EsgrimaDuel-v1",
+        env_id="duelo/EsgrimaDuel-v2",
         env_kwargs=faithful,
         opponents=("esgrima_duel:random",),
         teacher="esgrima_duel:optimal",
@@ -419,7 +419,7 @@ def test_each_env_imitates_the_teacher_of_its_own_scenario(tmp_path: Path) -> No
     imitates the solved play of the scenario it plays: one scenario's teacher would meet
     the other's observations and refuse them."""
     settings = short(
-        env_id="duelo/Liminal-v0",
+        env_id="duelo/Liminal-v1",
         env_kwargs={"options": {"round_cap": 1}},
         scenarios=("brawl", "standoff"),
         opponents=("liminal:random",),

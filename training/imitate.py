@@ -90,10 +90,7 @@ def _play(
     for _ in range(steps):
         raw = venv.get_original_obs()
         mask = get_action_masks(venv)
-        moves = np.array(
-            [teachers[i].act(spec.view(raw[i]), mask[i].copy(), rng) for i in range(n)],
-            dtype=np.int64,
-        )
+        moves = np.array([_label(teachers[i], spec, raw[i], mask[i], rng) for i in range(n)])
         own, _ = model.predict(venv.normalize_obs(raw), action_masks=mask, deterministic=True)
         agreed += int((own == moves).sum())
         chosen = np.where(rng.random(n) < teacher_share, moves, own)
@@ -150,3 +147,18 @@ def _fit(
     for group, rate in zip(policy.optimizer.param_groups, rates, strict=True):
         group["lr"] = rate  # PPO's own, for what follows
     policy.set_training_mode(False)
+
+
+def _label(
+    teacher: Policy,
+    spec: ObservationSpec,
+    raw: np.ndarray,
+    mask: np.ndarray,
+    rng: np.random.Generator,
+) -> int:
+    """The teacher's move; a decision with one legal action needs no teacher (a duel the
+    opponent ended at once: its `TAKE_RESULT` step shows a state no solver reaches)."""
+    legal = np.flatnonzero(mask)
+    if legal.size == 1:
+        return int(legal[0])
+    return int(teacher.act(spec.view(raw), mask.copy(), rng))

@@ -25,7 +25,7 @@ SETTINGS_FILE = "settings.yaml"
 @dataclass(frozen=True)
 class TrainSettings:
     env_id: str
-    """A duelo env id, e.g. "duelo/Infierno-v1"."""
+    """A duelo env id, e.g. "duelo/Infierno-v2"."""
     algo: Literal["maskable_ppo", "ppo"] = "maskable_ppo"
     """sb3-contrib's MaskablePPO (masks), or plain PPO with illegal actions as penalised no-ops."""
     n_timesteps: int = 300_000

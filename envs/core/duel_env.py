@@ -7,6 +7,8 @@ the ruleset. Each subclass only picks its ruleset and documents its system.
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from typing import Any, Literal
 
 import gymnasium as gym
@@ -20,8 +22,21 @@ from duelo.envs.core.ruleset import IllegalActionError, Ruleset, check_legal
 from duelo.envs.core.spaces import dict_space, flat_space
 
 IllegalActionMode = Literal["raise", "penalize"]
-MAX_DEALS = 1000
-"""Duels dealt at one reset before giving up on an opponent that never lets the learner act."""
+TAKE_RESULT = 0
+"""The one legal action of a duel that ended before the learner's first decision: taking
+it ends the episode with that duel's result."""
+PROCESS_OPPONENT_KEY = secrets.token_bytes(16)
+"""The default `opponent_key`: drawn from the operating system's entropy once per process."""
+
+
+def opponent_seed(draw: int, key: bytes) -> int:
+    """The seed of the opponent's generator from `np_random`'s draw for it: a BLAKE2b keyed
+    by `key`, so that without the key nothing the opponent holds leads back to `np_random`
+    (and so to the dice seed drawn just before), nor can it be found by trying seeds."""
+    digest = hashlib.blake2b(str(draw).encode(), key=key, digest_size=16).digest()
+    return int.from_bytes(digest, "little")
+
+
 DRAW = -1
 """`info["winner"]` of a duel that nobody won (an int, like a winning seat, so that vector
 envs can stack it)."""
@@ -62,6 +77,9 @@ class DuelEnv(gym.Env):
             is truncated (`info["outcome"]` says so), so an agent that repeats one cannot
             stall an evaluation forever.
         flat_observation: observe one float32 vector instead of the Dict.
+        opponent_key: the key (up to 64 bytes) of the opponent's generator
+            (`opponent_seed`); None: this process's key (`PROCESS_OPPONENT_KEY`). Pass
+            the same bytes to replay a stochastic opponent's draws in another process.
         render_mode: None or "ansi" (the narrated duel, every die shown); any other is
             refused with `UnsupportedRenderModeError`.
 
@@ -70,16 +88,21 @@ class DuelEnv(gym.Env):
     penalised illegal step. Each key keeps one type, so vector envs can stack them.
 
     The dice roll from a stream of their own, seeded from `np_random` whenever
-    that is (re)seeded, so the same seed replays the same duels. The opponent
-    gets a generator of its own, seeded through a `SeedSequence` at the same
-    moment, and a copy of its mask: it can reach neither the dice, nor the
-    learner's draws, nor the engine's mask. An opponent that raises, exits,
-    answers with anything but a legal action number forfeits: the learner wins,
-    and `info["outcome"]` says why (`referee.ask`).
+    that is (re)seeded, so the same seed replays the same dice and seats. The
+    opponent gets a generator of its own, seeded at the same moment by a keyed
+    hash (`opponent_seed`), and a copy of its mask: it can reach neither the dice,
+    nor the learner's draws, nor the engine's mask, and cannot search seeds for
+    them without the key (though anyone who can run the rules can guess a small
+    seed from the dice it sees). An opponent that raises, exits, answers with
+    anything but a legal action number forfeits: the learner wins, and
+    `info["outcome"]` says why (`referee.ask`).
 
     A duel that the opponent ends before the learner's first decision (a kill in
-    a surprise round, a surrender) is discarded at reset and a new one dealt from
-    the same generator, since a Gymnasium episode cannot start terminated.
+    a surprise round, a surrender) still counts: since a Gymnasium episode cannot
+    start terminated, it reaches the learner as an episode of one step whose only
+    legal action, `TAKE_RESULT`, ends it with that duel's result. Dealing another
+    one instead would drop exactly the duels the opponent wins at once, and score
+    the learner above what a tournament measures.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
@@ -93,6 +116,7 @@ class DuelEnv(gym.Env):
         illegal_penalty: float = 0.1,
         illegal_limit: int = 100,
         flat_observation: bool = False,
+        opponent_key: bytes | None = None,
         render_mode: str | None = None,
     ) -> None:
         if learner_seat is not None and (
@@ -111,12 +135,17 @@ class DuelEnv(gym.Env):
             raise ValueError(f"illegal_penalty must be positive, not {illegal_penalty!r}")
         if type(illegal_limit) is not int or illegal_limit < 1:
             raise ValueError(f"illegal_limit must be a positive integer, not {illegal_limit!r}")
+        if opponent_key is not None and (
+            not isinstance(opponent_key, bytes) or not 1 <= len(opponent_key) <= 64
+        ):
+            raise ValueError(f"opponent_key must be 1 to 64 bytes, not {opponent_key!r}")
         if not isinstance(opponent, Policy):
             raise TypeError(
                 f"opponent must have act(observation, action_mask, rng); got {opponent!r}"
             )
         self.ruleset = ruleset
         self.opponent = opponent
+        self.opponent_key = PROCESS_OPPONENT_KEY if opponent_key is None else opponent_key
         self.fixed_seat = learner_seat
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
@@ -140,6 +169,8 @@ class DuelEnv(gym.Env):
         self.result: Outcome | None = None
         self._mask: np.ndarray | None = None
         """The learner's mask in the current state (cleared whenever the state moves)."""
+        self._unplayed = False
+        """The duel ended before the learner's first decision; `TAKE_RESULT` ends it."""
 
     # --- Gymnasium API ---------------------------------------------------------
 
@@ -150,25 +181,20 @@ class DuelEnv(gym.Env):
         if self._dice_source is not self.np_random:  # newly seeded (or replaced)
             self._dice_source = self.np_random
             self.dice = GeneratorDice(int(self.np_random.integers(2**63)))
-            opponent_seed = np.random.SeedSequence(int(self.np_random.integers(2**63)))
-            self._opponent_rng = np.random.default_rng(opponent_seed)
+            draw = int(self.np_random.integers(2**63))
+            self._opponent_rng = np.random.default_rng(opponent_seed(draw, self.opponent_key))
         self.seat = (
             self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
         )
         self._illegal_streak = 0
         if isinstance(self.opponent, ProcessPolicy):
             self.opponent.new_duel()  # a sandboxed opponent: a fresh process each episode
-        for _ in range(MAX_DEALS):  # Gymnasium has no terminal first observation: deal again
-            self._mask = None
-            self.state = self.ruleset.new_duel(self.dice)
-            self._play_opponent()
-            self.result = self.state.result
-            if self.result is None:
-                return self._observation(), self._info()
-        raise RuntimeError(
-            f"{self.ruleset.system}: the opponent {self.opponent.name!r} ended {MAX_DEALS} duels "
-            f"in a row before seat {self.seat} could decide anything"
-        )
+        self._mask = None
+        self.state = self.ruleset.new_duel(self.dice)
+        self._play_opponent()
+        self._unplayed = self.state.result is not None  # its result waits for TAKE_RESULT
+        self.result = None
+        return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self.state is None:
@@ -194,8 +220,10 @@ class DuelEnv(gym.Env):
             return self._observation(), -self.illegal_penalty, False, truncated, info
         self._illegal_streak = 0
         self._mask = None
-        self.ruleset.apply(self.state, self.seat, action, self.dice)
-        self._play_opponent()
+        if not self._unplayed:
+            self.ruleset.apply(self.state, self.seat, action, self.dice)
+            self._play_opponent()
+        self._unplayed = False
         self.result = self.state.result
         reward = 0.0 if self.result is None else self.result.reward(self.seat)
         terminated = self.result is not None and not self.result.truncated
@@ -216,6 +244,10 @@ class DuelEnv(gym.Env):
         """The learner's legal actions (sb3-contrib's MaskablePPO reads this)."""
         if self.result is not None:
             return np.zeros(self.action_space.n, dtype=bool)
+        if self._unplayed:
+            only = np.zeros(self.action_space.n, dtype=bool)
+            only[TAKE_RESULT] = True
+            return only
         if self._mask is None:
             self._mask = self.ruleset.legal_actions(self.state, self.seat)
         return self._mask.copy()

@@ -1,4 +1,4 @@
-"""`duelo/Dunwich-v0`: the Gymnasium face of Estirpe de Dunwich."""
+"""`duelo/Dunwich-v1`: the Gymnasium face of Estirpe de Dunwich."""
 
 from __future__ import annotations
 
@@ -144,6 +144,11 @@ class DunwichEnv(DuelEnv):
 
     ## Version History
 
+    - v1: a duel the opponent ends before the learner's first decision is an episode
+      of one step whose only legal action, `TAKE_RESULT`, takes its result (it was
+      dealt again, which scored the learner above a tournament); the opponent's
+      generator is keyed (`opponent_key`), and the seats' in tournaments are a one-way
+      hash of the duel seed.
     - v0: initial release.
     """
 

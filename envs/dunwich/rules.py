@@ -83,7 +83,7 @@ class DunwichRuleset:
     system = "dunwich"
     perfect_information = False
     """Hidden: sealed plans."""
-    version = 0
+    version = 1
     actions = Action
     observation_spec = OBSERVATION_SPEC
 

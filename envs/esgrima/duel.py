@@ -204,7 +204,7 @@ class EsgrimaDuelRuleset:
     system = "esgrima_duel"
     perfect_information = False
     """Hidden: hands and the deck."""
-    version = 1
+    version = 2
     actions = DuelAction
     observation_spec = OBSERVATION_SPEC
 

@@ -1,4 +1,4 @@
-"""`duelo/Esgrima-v1` and `duelo/EsgrimaDuel-v1`: the Gymnasium faces of esgrima."""
+"""`duelo/Esgrima-v2` and `duelo/EsgrimaDuel-v2`: the Gymnasium faces of esgrima."""
 
 from __future__ import annotations
 
@@ -126,6 +126,11 @@ class EsgrimaEnv(DuelEnv):
 
     ## Version History
 
+    - v2: a duel the opponent ends before the learner's first decision is an episode
+      of one step whose only legal action, `TAKE_RESULT`, takes its result (it was
+      dealt again, which scored the learner above a tournament); the opponent's
+      generator is keyed (`opponent_key`), and the seats' in tournaments are a one-way
+      hash of the duel seed.
     - v1: two PNJs both roll initiative; only a PJ delays; Evasion draws no
       suppressive shot (`npc_initiative`, `delay` options).
     - v0: initial release.
@@ -157,11 +162,11 @@ class EsgrimaDuelEnv(DuelEnv):
     decides whose card takes effect. Reposition discards and redraws instead,
     then defends. The opponent's hand and the deck order stay hidden.
 
-    Not the seed's duel by default: `duelo/EsgrimaDuel-v1` plays the symmetric
+    Not the seed's duel by default: `duelo/EsgrimaDuel-v2` plays the symmetric
     variant (§8.1 item 14), where both sides hold hands and roll, the better
     two-seat game for self-play and tournaments: in a neutral matchup the Foco
     holder's card lands 11/16 of the time. The seed's own duel is
-    `duelo/EsgrimaDuelFaithful-v1` (or `options={"duel_variant": "faithful"}`): the
+    `duelo/EsgrimaDuelFaithful-v2` (or `options={"duel_variant": "faithful"}`): the
     learner is the PJ (seat 0), the PNJ turns over the deck's top card, and one
     Test of the PJ decides (3/4 for the PJ in a neutral matchup, whoever holds Foco).
 
@@ -243,6 +248,11 @@ class EsgrimaDuelEnv(DuelEnv):
 
     ## Version History
 
+    - v2: a duel the opponent ends before the learner's first decision is an episode
+      of one step whose only legal action, `TAKE_RESULT`, takes its result (it was
+      dealt again, which scored the learner above a tournament); the opponent's
+      generator is keyed (`opponent_key`), and the seats' in tournaments are a one-way
+      hash of the duel seed.
     - v1: the observation shows both sides' duel rating and Defense (`ratings`):
       the odds of every card depend on them, and a policy could not see them. The
       faithful duel's default PJ is the apprentice (duel rating 2), so that play

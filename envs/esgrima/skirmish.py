@@ -71,7 +71,7 @@ class EsgrimaSkirmishRuleset:
 
     system = "esgrima"
     perfect_information = True
-    version = 1
+    version = 2
     actions = SkirmishAction
     observation_spec = OBSERVATION_SPEC
 

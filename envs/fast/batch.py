@@ -18,12 +18,11 @@ from __future__ import annotations
 import numpy as np
 from gymnasium.utils import seeding
 
-from duelo.envs.core.duel_env import MAX_DEALS
+from duelo.envs.core.duel_env import opponent_seed
 from duelo.envs.core.runner import seat_seed
 from duelo.envs.fast.streams import STREAM_WORDS, seeded_stream, stream_of
 
 __all__ = [
-    "MAX_DEALS",
     "PLAY_DTYPE",
     "SEATS_DTYPE",
     "ending_words",
@@ -51,17 +50,18 @@ def new_seats(num_envs: int) -> np.ndarray:
     return np.zeros(num_envs, SEATS_DTYPE)
 
 
-def seed_rows(seats: np.ndarray, rows: np.ndarray, seeds: list[int | None]) -> None:
-    """Seed each row of `rows` as `DuelEnv.reset(seed=seed)` seeds a fresh env.
+def seed_rows(seats: np.ndarray, rows: np.ndarray, seeds: list[int | None], key: bytes) -> None:
+    """Seed each row of `rows` as `DuelEnv.reset(seed=seed)` seeds a fresh env whose
+    `opponent_key` is `key`.
 
-    `DuelEnv` draws the dice's seed and then the opponent's from `np_random`; the
-    rest of `np_random` draws the seats.
+    `DuelEnv` draws the dice's seed and then the opponent's (hashed under the key) from
+    `np_random`; the rest of `np_random` draws the seats.
     """
     for row, seed in zip(rows, seeds, strict=True):
         np_random, _ = seeding.np_random(seed)
         seats["dice"][row] = seeded_stream(int(np_random.integers(2**63)))
-        opponent = np.random.SeedSequence(int(np_random.integers(2**63)))
-        seats["opponent"][row] = seeded_stream(opponent)
+        draw = int(np_random.integers(2**63))
+        seats["opponent"][row] = seeded_stream(opponent_seed(draw, key))
         seats["env_rng"][row] = stream_of(np_random.bit_generator)
 
 

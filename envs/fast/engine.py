@@ -62,6 +62,7 @@ class BatchedDuels:
         self.num_envs = num_envs
         self.same_step = same_step
         self.fixed_seat = -1 if env.fixed_seat is None else env.fixed_seat
+        self.opponent_key = env.opponent_key
         self.raise_illegal = env.illegal_action == "raise"
         self.illegal_penalty = float(env.illegal_penalty)
         self.illegal_limit = env.illegal_limit
@@ -82,7 +83,7 @@ class BatchedDuels:
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} envs")
         rows = np.arange(self.num_envs)
-        seed_rows(self.seats, rows, seeds)
+        seed_rows(self.seats, rows, seeds, self.opponent_key)
         self._seeded = True
         self.deal(rows)
 
@@ -90,10 +91,9 @@ class BatchedDuels:
         """Deal new duels in `rows` (a reset without a seed: the streams go on)."""
         if not self._seeded:
             raise RuntimeError("deal() called before reset()")
-        failed = self.module.reset_rows(
+        self.module.reset_rows(
             self.duels, self.rules, self.seats, rows, self.fixed_seat, self.observations, self.masks
         )
-        self._check_dealt(failed)
 
     def step(self, actions: np.ndarray) -> None:
         """One step of every row; the results are in this object's arrays."""
@@ -132,17 +132,9 @@ class BatchedDuels:
                 f"env {status}: action {int(actions[status])} is illegal here "
                 f"(legal: {np.flatnonzero(self.masks[status]).tolist()})"
             )
-        self._check_dealt(-2 - status if status < -1 else -1)
 
     @property
     def longest_duel(self) -> int:
         """The most learner steps one duel can last (the round cap and the illegal-action
         limit bound it)."""
         return int(self.module.longest_duel(self.rules, self.illegal_limit))
-
-    def _check_dealt(self, row: int) -> None:
-        if row >= 0:
-            raise RuntimeError(
-                f"env {row}: the random opponent ended 1000 duels in a row before the "
-                "learner could decide anything"
-            )

@@ -27,7 +27,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from duelo.envs.fast.batch import MAX_DEALS
+from duelo.envs.core.duel_env import TAKE_RESULT
 from duelo.envs.fast.streams import roll
 
 # What the system module gives the loops (its kernels and its action count): annotated,
@@ -105,17 +105,24 @@ def _play_opponent(d: np.void, r: np.void, e: np.void, mask: np.ndarray) -> None
 
 
 @numba.njit(cache=True)
-def _reset_row(d: np.void, r: np.void, e: np.void, fixed_seat: int, mask: np.ndarray) -> bool:
-    """`DuelEnv.reset` after seeding: the seat, then duels dealt until the learner decides."""
+def _reset_row(d: np.void, r: np.void, e: np.void, fixed_seat: int, mask: np.ndarray) -> None:
+    """`DuelEnv.reset` after seeding: the seat, a new duel, the opponent's turns."""
     e.seat = fixed_seat if fixed_seat >= 0 else roll(e.env_rng, 2) - 1
     e.streak = 0
     e.needs_reset = False
-    for _ in range(MAX_DEALS):  # a Gymnasium episode cannot start terminated: deal again
-        new_duel(d, r, e.dice)
-        _play_opponent(d, r, e, mask)
-        if not d.over:
-            return True
-    return False
+    new_duel(d, r, e.dice)
+    _play_opponent(d, r, e, mask)
+
+
+@numba.njit(cache=True)
+def _learner_mask(d: np.void, r: np.void, seat: int, mask: np.ndarray) -> None:
+    """`DuelEnv.action_masks` in a duel that goes on: the rules' mask, or `TAKE_RESULT`
+    alone where the duel ended before the learner's first decision."""
+    if d.over:
+        mask[:] = False
+        mask[TAKE_RESULT] = True
+    else:
+        legal_actions(d, r, seat, mask)
 
 
 @numba.njit(cache=True)
@@ -127,16 +134,14 @@ def reset_rows(
     fixed_seat: int,
     observations: np.ndarray,
     masks: np.ndarray,
-) -> int:
-    """Reset the duels of `rows`; -1, or the first row whose opponent never let it act."""
+) -> None:
+    """Reset the duels of `rows`."""
     r = rules[0]
     for i in rows:
         d, e = duels[i], seats[i]
-        if not _reset_row(d, r, e, fixed_seat, masks[i]):
-            return i
+        _reset_row(d, r, e, fixed_seat, masks[i])
         observe(d, r, e.seat, observations[i])
-        legal_actions(d, r, e.seat, masks[i])
-    return -1
+        _learner_mask(d, r, e.seat, masks[i])
 
 
 @numba.njit(cache=True)
@@ -159,8 +164,8 @@ def step_rows(
     ended: np.ndarray,
 ) -> int:
     """One `DuelEnv.step` in every row, with Gymnasium's autoreset (same step or next
-    step). Returns -1, a row whose action is illegal under `raise_illegal` (nothing is
-    stepped then), or `-2 - row` for a row whose new duel never let the learner act."""
+    step). Returns -1, or a row whose action is illegal under `raise_illegal` (nothing is
+    stepped then)."""
     r = rules[0]
     if raise_illegal:
         for i in range(actions.shape[0]):
@@ -173,10 +178,9 @@ def step_rows(
         rewards[i] = 0.0
         terminated[i] = truncated[i] = False
         if e.needs_reset:  # next-step autoreset: this action starts a new duel
-            if not _reset_row(d, r, e, fixed_seat, mask):
-                return -2 - i
+            _reset_row(d, r, e, fixed_seat, mask)
             observe(d, r, e.seat, observations[i])
-            legal_actions(d, r, e.seat, mask)
+            _learner_mask(d, r, e.seat, mask)
             continue
         seat = e.seat
         a = actions[i]
@@ -186,8 +190,9 @@ def step_rows(
             truncated[i] = e.streak >= illegal_limit
         else:
             e.streak = 0
-            apply(d, r, seat, a, e.dice)
-            _play_opponent(d, r, e, mask)
+            if not d.over:  # over already: TAKE_RESULT takes the result
+                apply(d, r, seat, a, e.dice)
+                _play_opponent(d, r, e, mask)
             if d.over:
                 if d.winner >= 0:
                     rewards[i] = 1.0 if d.winner == seat else -1.0
@@ -195,15 +200,14 @@ def step_rows(
                 terminated[i] = not d.truncated
         observe(d, r, seat, observations[i])
         if not (terminated[i] or truncated[i]):
-            legal_actions(d, r, seat, mask)
+            _learner_mask(d, r, seat, mask)
             continue
         ended[i] = True
         if same_step:
             final_observations[i] = observations[i]
-            if not _reset_row(d, r, e, fixed_seat, mask):
-                return -2 - i
+            _reset_row(d, r, e, fixed_seat, mask)
             observe(d, r, e.seat, observations[i])
-            legal_actions(d, r, e.seat, mask)
+            _learner_mask(d, r, e.seat, mask)
         else:
             e.needs_reset = True
             mask[:] = False  # nothing is legal once the duel is over

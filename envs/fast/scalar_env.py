@@ -110,5 +110,6 @@ class FastDuelEnv(gym.Env):
             info["illegal_action"] = True
         if self._ended is not None:
             info["outcome"] = self._ended
-            info["winner"] = int(self._winner[0]) if self._over[0] else DRAW
+            decided = self._over[0] and not illegal  # an illegal-action truncation is no result
+            info["winner"] = int(self._winner[0]) if decided else DRAW
         return info

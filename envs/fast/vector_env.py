@@ -1,6 +1,6 @@
 """A Gymnasium `VectorEnv` over the batched engine (`gymnasium.make_vec`'s vector entry point).
 
-`gymnasium.make_vec("duelo/Infierno-v1", num_envs=N)` (or a fencing duel id) builds one
+`gymnasium.make_vec("duelo/Infierno-v2", num_envs=N)` (or a fencing duel id) builds one
 where numba is installed (the `fast` extra): the same spaces, rewards and `info` keys as N copies
 of `gymnasium.make(...)` in a `SyncVectorEnv`, and for the same seed the same
 duels, decision for decision, stepped in compiled code.
@@ -133,6 +133,8 @@ class DuelVectorEnv(gym.vector.VectorEnv):
             "_seat": self._every,
         }
         if ended is not None and ended.any():
-            winner = np.where(engine.duels["over"], engine.duels["winner"], DRAW)
+            duels = engine.duels  # the illegal-action limit truncates without a result
+            decided = duels["over"] & ~(engine.truncated & ~duels["truncated"])
+            winner = np.where(decided, duels["winner"], DRAW)
             info["winner"], info["_winner"] = np.where(ended, winner, 0), ended.copy()
         return info

@@ -1,4 +1,4 @@
-"""`duelo/Infierno-v1`: the Gymnasium face of the Infierno de Cobardes ruleset."""
+"""`duelo/Infierno-v2`: the Gymnasium face of the Infierno de Cobardes ruleset."""
 
 from __future__ import annotations
 
@@ -164,6 +164,11 @@ class InfiernoEnv(DuelEnv):
 
     ## Version History
 
+    - v2: a duel the opponent ends before the learner's first decision is an episode
+      of one step whose only legal action, `TAKE_RESULT`, takes its result (it was
+      dealt again, which scored the learner above a tournament); the opponent's
+      generator is keyed (`opponent_key`), and the seats' in tournaments are a one-way
+      hash of the duel seed.
     - v1: the opponent's holstered weapons show only once drawn; `initiative_rolled`;
       the off-hand weapon takes the lead after a throw; honour choices told together;
       the `range_increments` option.

@@ -147,7 +147,7 @@ class InfiernoRuleset:
     perfect_information = True
     """Taken as perfect: both sides know the scenario's loadouts (the observation hides a
     weapon never drawn; the solver does not)."""
-    version = 1
+    version = 2
     actions = Action
     observation_spec = OBSERVATION_SPEC
 

@@ -1,4 +1,4 @@
-"""`duelo/Liminal-v0` and `duelo/LiminalMob-v0`: the Gymnasium faces of Liminal."""
+"""`duelo/Liminal-v1` and `duelo/LiminalMob-v1`: the Gymnasium faces of Liminal."""
 
 from __future__ import annotations
 
@@ -137,6 +137,11 @@ class LiminalEnv(DuelEnv):
 
     ## Version History
 
+    - v1: a duel the opponent ends before the learner's first decision is an episode
+      of one step whose only legal action, `TAKE_RESULT`, takes its result (it was
+      dealt again, which scored the learner above a tournament); the opponent's
+      generator is keyed (`opponent_key`), and the seats' in tournaments are a one-way
+      hash of the duel seed.
     - v0: initial release.
     """
 
@@ -168,7 +173,7 @@ class LiminalMobEnv(DuelEnv):
     A group of unskilled people, dangerous because there are many: one attack a
     round at a level of 1 per 2 members standing (at most 3), 1d6 damage (1d6+1
     armed), and 3 Endurance a member, damage spilling from one to the next. The
-    hero fights as in `duelo/Liminal-v0`; the mob only moves, fast-moves and
+    hero fights as in `duelo/Liminal-v1`; the mob only moves, fast-moves and
     strikes in melee, defends and tests at skill 0, takes +1d6 on its criticals,
     and breaks to a demand to surrender once half its members are down. The
     learner may play either side (`learner_seat`).
@@ -210,7 +215,7 @@ class LiminalMobEnv(DuelEnv):
     - `opponent`: the policy playing the other seat (a name for `gymnasium.make`).
     - `scenario`: `"street_gang"` (default), `"back_alley"` or a `MobScenario`.
     - `hero`: a character id of `configs/liminal/characters.yaml`; default the scenario's.
-    - `options`: dict of `LiminalOptions` fields, as in `duelo/Liminal-v0`.
+    - `options`: dict of `LiminalOptions` fields, as in `duelo/Liminal-v1`.
     - `learner_seat`, `illegal_action`, `illegal_penalty`, `illegal_limit`,
       `flat_observation`, `render_mode` (`"ansi"`): see `DuelEnv`.
 
@@ -230,6 +235,11 @@ class LiminalMobEnv(DuelEnv):
 
     ## Version History
 
+    - v1: a duel the opponent ends before the learner's first decision is an episode
+      of one step whose only legal action, `TAKE_RESULT`, takes its result (it was
+      dealt again, which scored the learner above a tournament); the opponent's
+      generator is keyed (`opponent_key`), and the seats' in tournaments are a one-way
+      hash of the duel seed.
     - v0: initial release.
     """
 

@@ -129,7 +129,7 @@ class LiminalMobRuleset(LiminalRuleset):
     """
 
     system = "liminal_mob"
-    version = 0
+    version = 1
     observation_spec = OBSERVATION_SPEC
 
     def __init__(

@@ -63,7 +63,7 @@ class LiminalRuleset:
 
     system = "liminal"
     perfect_information = True
-    version = 0
+    version = 1
     actions = Action
     observation_spec = OBSERVATION_SPEC
 

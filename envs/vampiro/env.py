@@ -1,4 +1,4 @@
-"""`duelo/Vampiro-v0`: the Gymnasium face of Vampiro: La Mascarada."""
+"""`duelo/Vampiro-v1`: the Gymnasium face of Vampiro: La Mascarada."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ class VampiroEnv(DuelEnv):
 
     Every turn, both roll initiative (1d10 + Dexterity + Wits, less wounds, plus
     unused Celerity) and declare in reverse order: the slower first, so the faster
-    sees its plan; a declaration is public once made (in a full tie both declare
-    blind). A declaration is a plan (one step), then its modifiers (a second step):
+    sees its plan, and the slower never sees the faster's, all turn; in a full tie
+    both declare blind (§12, §10 #29, #30; `public_declarations` shows a
+    declaration to both once made). A declaration is a plan (one step), then its modifiers (a second step):
     Celerity actions, paid in blood, that repeat the plan's first action at the end
     of the turn, and a Willpower point for an automatic success. Actions then come
     fastest first, extra ones at the end of the turn. Attacks are d10 pools at
@@ -83,7 +84,7 @@ class VampiroEnv(DuelEnv):
     | key | shape | meaning |
     |---|---|---|
     | `phase` | 4 | one-hot: declare, modifiers, interrupt, delayed |
-    | `initiative` | 2 | 1 for the side acting first, once both have declared |
+    | `initiative` | 2 | 1 for the side acting first, once both have declared and the rival's declaration is seen |
     | `score` | 2 | initiative rolled this turn, every Celerity dot unused |
     | `hp` | 2 | health levels left |
     | `hp_max` | 2 | health levels (7) |
@@ -91,14 +92,14 @@ class VampiroEnv(DuelEnv):
     | `wound_penalty` | 2 | dice lost to wounds |
     | `range` | 1 | metres between the two |
     | `turn` | 1 | current turn |
-    | `willpower` | 2x2 | points, rating |
-    | `blood` | 2x3 | points, pool, spendable a turn |
+    | `willpower` | 2x2 | points, rating (a rival's unseen declaration not yet spent) |
+    | `blood` | 2x3 | points, pool, spendable a turn (likewise) |
     | `traits` | 2x4 | vampire, Celerity, Fortitude, Potence |
     | `dots` | 2x10 | Strength, Dexterity, Stamina, Wits, Perception, Brawl, Dodge, Athletics, Melee, Firearms |
     | `weapon` | 2x17 | kind one-hot, bonus, damage, damage type one-hot, range, rate, clip, ammunition, burst, auto, jammed, dropped |
     | `armour` | 2x2 | rating, Dexterity penalty |
-    | `condition` | 2x4 | clinched, aiming dice, off balance, delaying |
-    | `plan` | 2x22 | declared this turn: known, the plan one-hot, Celerity actions, Willpower |
+    | `condition` | 2x4 | clinched, aiming dice, off balance, delaying (a rival's only if its declaration is seen) |
+    | `plan` | 2x22 | declared this turn: known, the plan one-hot, Celerity actions, Willpower; the rival's only if it declared first |
     | `incoming` | 4 | the attack met by an abort: melee, bashing, lethal, aggravated |
 
     ## Rewards
@@ -159,6 +160,11 @@ class VampiroEnv(DuelEnv):
 
     ## Version History
 
+    - v1: the rival's declaration is seen only by who declares after it (§12, §10 #30),
+      with what would tell it (spent Willpower and blood, its delay, Phase 2's order);
+      the option `public_declarations`; a duel the opponent ends before the learner's
+      first decision is a one-step episode (`TAKE_RESULT`), and the opponent's
+      generator is keyed (`opponent_key`).
     - v0: initial release.
     """
 

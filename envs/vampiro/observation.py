@@ -1,8 +1,13 @@
 """What a Vampiro combatant sees (digest §12): both stat blocks, health, Willpower and
-blood, the range and the weapons; each side's plan once declared (a declaration is public
-once made, §4), except in a full initiative tie, where both declare blind until both are
-in (§10 #29): until then the rival's plan, its Celerity, and the Willpower and blood it
-spent on them stay hidden."""
+blood, the range and the weapons, and the rival's declaration this turn only if the rival
+declared earlier, the slower first (§12 "known only if the opponent declared earlier",
+§10 #30): a declaration made after one's own, or beside it in a full tie (§10 #29), stays
+hidden all turn, with everything that would tell it (`sees_declaration`).
+
+Hidden with it: the plan, its Celerity actions and Willpower flag, the Willpower and blood
+spent on them (the points shown are those before the declaration), whether it delays, and
+the order of Phase 2 (the Celerity dots spent leave the initiative, §10 #22). The option
+`public_declarations` shows a declaration to both once made (a full tie still blind)."""
 
 from __future__ import annotations
 
@@ -148,12 +153,23 @@ OBSERVATION_SPEC = ObservationSpec(
 )
 
 
+def sees_declaration(state: VampiroState, seat: int) -> bool:
+    """Whether `seat` may see its rival's declaration this turn (module docstring)."""
+    rival = 1 - seat
+    if not state.declared[rival]:
+        return False
+    if state.options.public_declarations:
+        return not (state.tied and not all(state.declared))
+    return state.first_declarer == rival
+
+
 def observe(state: VampiroState, seat: int) -> np.ndarray:
     """The observation of `seat` as one float32 vector, in the order of OBSERVATION_SPEC."""
     over = state.result is not None
     me, them = state.fighters[seat], state.fighters[1 - seat]
-    sealed = state.tied and not all(state.declared)
-    ordered = all(state.declared) and not state.tied and not over
+    sees = sees_declaration(state, seat)
+    hidden = state.declared[1 - seat] and not sees
+    ordered = all(state.declared) and not state.tied and not over and sees
     values: list[float] = [*((not over and state.phase == p) for p in PHASES)]
     values += [ordered and state.order[0] == seat, ordered and state.order[0] == 1 - seat]
     values += [me.declare_initiative, them.declare_initiative]
@@ -163,14 +179,11 @@ def observe(state: VampiroState, seat: int) -> np.ndarray:
         values += [fighter.health.count(d) for d in DAMAGES]
     values += [wound_penalty(me.health), wound_penalty(them.health)]
     values += [min(state.range, MAX_RANGE), min(state.round, 999)]
-    for side, fighter in enumerate((me, them)):
-        hidden = side == 1 and sealed
-        points = fighter.willpower_start if hidden else fighter.willpower
-        values += [points, fighter.character.willpower]
-    for side, fighter in enumerate((me, them)):
-        hidden = side == 1 and sealed
+    their_willpower = them.willpower + (them.declared_willpower if hidden else 0)
+    values += [me.willpower, me.character.willpower, their_willpower, them.character.willpower]
+    for fighter, blood in ((me, me.blood), (them, them.blood + hidden * them.declared_blood)):
         pool, per_turn = fighter.character.blood
-        values += [fighter.blood_start if hidden else fighter.blood, pool, per_turn]
+        values += [blood, pool, per_turn]
     for fighter in (me, them):
         c = fighter.character
         values += [c.vampire, c.celeridad, c.fortaleza, c.potencia]
@@ -181,9 +194,10 @@ def observe(state: VampiroState, seat: int) -> np.ndarray:
     for fighter in (me, them):
         values += [fighter.armour.rating, fighter.armour.penalty]
     for fighter in (me, them):
-        values += [fighter.clinched, fighter.aiming, fighter.off_balance, fighter.delayed]
+        delayed = fighter.delayed and (fighter is me or not hidden)
+        values += [fighter.clinched, fighter.aiming, fighter.off_balance, delayed]
     values += _plan(me, me.plan is not None)  # its own plan, from the moment it is chosen
-    values += _plan(them, state.declared[1 - seat] and not sealed)
+    values += _plan(them, sees)
     incoming = state.incoming if state.phase == Phase.INTERRUPT and not over else None
     if incoming is None:
         values += [0.0] * 4

@@ -100,7 +100,7 @@ class VampiroRuleset:
     system = "vampiro"
     perfect_information = False
     """Hidden: blind declarations in a full tie."""
-    version = 0
+    version = 1
     actions = Action
     observation_spec = OBSERVATION_SPEC
 
@@ -220,7 +220,7 @@ class VampiroRuleset:
             fighter.slots = []
             fighter.delayed = False
             fighter.shots = 0
-            fighter.willpower_start, fighter.blood_start = fighter.willpower, fighter.blood
+            fighter.declared_blood = 0
             # §4 (seed): 1d10 (or 6, fixed) + Dex + Wits - wounds + unused Celerity dots;
             # all unused while the order of declarations is set (§10 #22)
             fighter.roll = 6 if self.options.fixed_initiative else dice.roll(10, "initiative")
@@ -231,6 +231,7 @@ class VampiroRuleset:
         state.tied = ranked is None
         # §4: declarations in reverse order, the slowest first; a full tie declares blind
         state.current = 0 if ranked is None else ranked[1]
+        state.first_declarer = None if ranked is None else ranked[1]
         state.phase = Phase.DECLARE
 
     def _initiative(self, fighter: Fighter, used: int) -> int:
@@ -263,7 +264,8 @@ class VampiroRuleset:
         me = state.fighters[seat]
         k, wp = _k_wp(action)
         if k:  # §8.3: blood for the extra actions
-            me.blood -= k if self.options.celerity_cost == "per_action" else 1
+            me.declared_blood = k if self.options.celerity_cost == "per_action" else 1
+            me.blood -= me.declared_blood
             me.celerity = k
         if wp:  # §3: one point, one automatic success this turn
             me.willpower -= 1

@@ -201,6 +201,10 @@ class VampiroOptions:
     """§7, §10 #10 (published)."""
     willpower_cancellable: bool = False
     """§10 #26: the Willpower success may be cancelled by 1s (the Revised reading)."""
+    public_declarations: bool = False
+    """§12, §10 #30: a declaration is seen only by who declares after it, for the whole
+    turn (the digest); True: by both sides once made (a full tie still declares blind,
+    §10 #29), the reading that a declaration is public once spoken."""
     round_cap: int = 20
     """§12: turns before the fight is truncated as a draw."""
 

@@ -123,10 +123,9 @@ class Fighter:
     willpower: int
     blood: int
     ammo: int
-    willpower_start: int = 0
-    blood_start: int = 0
-    """Willpower and blood before this turn's declaration: what a rival sees of them while
-    the declaration is sealed (a blind tie, §10 #29)."""
+    declared_blood: int = 0
+    """Blood spent on this turn's Celerity (§8.3): with the Willpower point declared, what
+    a rival who may not see the declaration does not see spent (§12, §10 #30)."""
     health: list[Damage] = field(default_factory=list)
     status: Status = Status.ACTIVE
     jammed: bool = False
@@ -177,6 +176,8 @@ class VampiroState(DuelRecord):
     """Phase 2's order, fastest first (seat order when tied: simultaneous)."""
     tied: bool = False
     """Both scores and ratings tie: declarations are blind and actions simultaneous (§10 #29)."""
+    first_declarer: int | None = None
+    """The side that declared first this turn, the slower (§4); None in a full tie."""
     declared: list[bool] = field(default_factory=lambda: [False, False])
     incoming: Incoming | None = None
     queue: list[tuple[int, int]] = field(default_factory=list)

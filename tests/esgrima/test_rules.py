@@ -165,7 +165,7 @@ def test_first_blood_ends_the_duel() -> None:
 
 
 def test_hidden_cards_never_reach_the_observation() -> None:
-    env = gym.make("duelo/EsgrimaDuel-v1", learner_seat=0)
+    env = gym.make("duelo/EsgrimaDuel-v2", learner_seat=0)
     observation, _ = env.reset(seed=3)
     state = env.unwrapped.state
     ruleset = env.unwrapped.ruleset
@@ -177,10 +177,10 @@ def test_hidden_cards_never_reach_the_observation() -> None:
 
 
 def test_faithful_duel_learner_is_the_pj() -> None:
-    env = gym.make("duelo/EsgrimaDuel-v1", options={"duel_variant": "faithful"})
+    env = gym.make("duelo/EsgrimaDuel-v2", options={"duel_variant": "faithful"})
     assert env.reset(seed=0)[1]["seat"] == 0
     with pytest.raises(ValueError, match="learner_seat 0"):
-        gym.make("duelo/EsgrimaDuel-v1", options={"duel_variant": "faithful"}, learner_seat=1)
+        gym.make("duelo/EsgrimaDuel-v2", options={"duel_variant": "faithful"}, learner_seat=1)
 
 
 def test_an_empty_deck_is_the_shuffled_discard_pile() -> None:
@@ -307,8 +307,8 @@ def test_area_damage_hits_a_hidden_combatant() -> None:
 
 
 def test_the_seeds_own_duel_has_its_own_id() -> None:
-    env = gym.make("duelo/EsgrimaDuelFaithful-v1")
+    env = gym.make("duelo/EsgrimaDuelFaithful-v2")
     _, info = env.reset(seed=1)
     assert env.unwrapped.ruleset.options.duel_variant == "faithful" and info["seat"] == 0
-    env = gym.make("duelo/EsgrimaDuelFaithful-v1", options={"duel_end": "first_blood"})
+    env = gym.make("duelo/EsgrimaDuelFaithful-v2", options={"duel_end": "first_blood"})
     assert env.unwrapped.ruleset.options.duel_variant == "faithful"

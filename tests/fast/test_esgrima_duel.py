@@ -18,9 +18,9 @@ from duelo.registration import SYSTEMS, make_env  # noqa: E402
 from tests.fast.helpers import compare  # noqa: E402
 
 VARIANTS = {
-    "symmetric": "duelo/EsgrimaDuel-v1",
-    "faithful": "duelo/EsgrimaDuelFaithful-v1",
-    "first_blood": "duelo/EsgrimaDuel-v1",
+    "symmetric": "duelo/EsgrimaDuel-v2",
+    "faithful": "duelo/EsgrimaDuelFaithful-v2",
+    "first_blood": "duelo/EsgrimaDuel-v2",
 }
 KWARGS = {"first_blood": {"options": {"duel_end": "first_blood", "deck_copies": 2}}}
 """A third setup: first blood ends the duel, and a 12-card deck reshuffles often."""
@@ -58,7 +58,7 @@ def test_same_step_autoreset_keeps_the_last_observation() -> None:
     """SAME_STEP: the ending step returns the new duel; `final_obs` holds the old one's end,
     which is what a scalar env returned on that step."""
     fast = gym.make_vec(
-        "duelo/EsgrimaDuel-v1", num_envs=4, autoreset_mode=gym.vector.AutoresetMode.SAME_STEP
+        "duelo/EsgrimaDuel-v2", num_envs=4, autoreset_mode=gym.vector.AutoresetMode.SAME_STEP
     )
     scalars = [make_env("esgrima_duel") for _ in range(4)]
     observations, info = fast.reset(seed=3)
@@ -83,7 +83,7 @@ def test_same_step_autoreset_keeps_the_last_observation() -> None:
 
 
 def test_a_list_of_seeds_seeds_each_row() -> None:
-    envs = gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=3, flat_observation=True)
+    envs = gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=3, flat_observation=True)
     by_int, _ = envs.reset(seed=40)
     by_list, _ = envs.reset(seed=[40, 41, 42])
     np.testing.assert_array_equal(by_int, by_list)
@@ -94,14 +94,14 @@ def test_a_list_of_seeds_seeds_each_row() -> None:
 def test_illegal_actions_follow_the_env_rules() -> None:
     """Penalised no-ops by default; with illegal_action="raise", an error naming the env and
     the action, before any row moves."""
-    fast = gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=2, flat_observation=True)
+    fast = gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=2, flat_observation=True)
     observations, info = fast.reset(seed=0)
     illegal = np.array([int(np.flatnonzero(~m)[0]) for m in info["action_mask"]])
     again, rewards, terminated, truncated, _ = fast.step(illegal)
     np.testing.assert_array_equal(again, observations)
     assert rewards.tolist() == [-0.1, -0.1] and not terminated.any() and not truncated.any()
 
-    strict = gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=2, illegal_action="raise")
+    strict = gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=2, illegal_action="raise")
     _, info = strict.reset(seed=0)
     legal = int(np.flatnonzero(info["action_mask"][0])[0])
     before = strict.engine.duels.copy()
@@ -112,10 +112,10 @@ def test_illegal_actions_follow_the_env_rules() -> None:
 
 def test_what_the_engine_cannot_play_is_refused() -> None:
     with pytest.raises(ValueError, match="random opponent only"):
-        gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=2, opponent="expert")
+        gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=2, opponent="expert")
     with pytest.raises(ValueError, match="does not narrate"):
-        gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=2, render_mode="ansi")
+        gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=2, render_mode="ansi")
     with pytest.raises(ValueError, match="could cut a duel short"):
-        gym.make_vec("duelo/EsgrimaDuel-v1", num_envs=2, max_episode_steps=50)
+        gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=2, max_episode_steps=50)
     with pytest.raises(ValueError, match="no batched engine for 'liminal'"):
         DuelVectorEnv(make_env("liminal"), 2)

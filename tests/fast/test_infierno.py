@@ -20,7 +20,7 @@ from duelo.envs.infierno.setup import Surprise, load_catalog  # noqa: E402
 from duelo.envs.infierno.state import Attack, AttackMode, StrShare  # noqa: E402
 from tests.fast.helpers import compare  # noqa: E402
 
-ENV_ID = "duelo/Infierno-v1"
+ENV_ID = "duelo/Infierno-v2"
 SCENARIOS = ("formal_duel", "brawl", "ambush")
 OPTIONS: dict[str, dict[str, Any]] = {
     "agent_crits_reading_C": {

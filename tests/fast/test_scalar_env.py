@@ -19,7 +19,7 @@ import duelo  # noqa: E402, F401  (registers the ids)
 from duelo.envs.core.ruleset import IllegalActionError  # noqa: E402
 from duelo.envs.fast.scalar_env import FastDuelEnv  # noqa: E402
 
-ENV_IDS = ("duelo/Infierno-v1", "duelo/EsgrimaDuel-v1", "duelo/EsgrimaDuelFaithful-v1")
+ENV_IDS = ("duelo/Infierno-v2", "duelo/EsgrimaDuel-v2", "duelo/EsgrimaDuelFaithful-v2")
 
 
 def same(a: Any, b: Any) -> bool:
@@ -66,8 +66,8 @@ def test_the_fast_env_plays_the_reference_duels(env_id: str, kwargs: dict[str, A
 
 
 def test_an_illegal_action_raises_as_the_reference_does() -> None:
-    reference = gym.make("duelo/Infierno-v1", illegal_action="raise").unwrapped
-    fast = gym.make("duelo/Infierno-v1", illegal_action="raise", engine="fast").unwrapped
+    reference = gym.make("duelo/Infierno-v2", illegal_action="raise").unwrapped
+    fast = gym.make("duelo/Infierno-v2", illegal_action="raise", engine="fast").unwrapped
     _, info = reference.reset(seed=3)
     fast.reset(seed=3)
     illegal = int(np.flatnonzero(~info["action_mask"])[0])
@@ -82,18 +82,18 @@ def test_an_illegal_action_raises_as_the_reference_does() -> None:
 
 def test_the_fast_env_refuses_what_it_does_not_serve() -> None:
     with pytest.raises(RuntimeError, match="before reset"):
-        gym.make("duelo/EsgrimaDuel-v1", engine="fast").unwrapped.step(0)
+        gym.make("duelo/EsgrimaDuel-v2", engine="fast").unwrapped.step(0)
     with pytest.raises(ValueError, match="does not narrate"):
-        gym.make("duelo/EsgrimaDuel-v1", engine="fast", render_mode="ansi")
+        gym.make("duelo/EsgrimaDuel-v2", engine="fast", render_mode="ansi")
     with pytest.raises(ValueError, match="random opponent only"):
-        gym.make("duelo/Infierno-v1", engine="fast", opponent="expert")
+        gym.make("duelo/Infierno-v2", engine="fast", opponent="expert")
     with pytest.raises(ValueError, match="engine must be one of"):
-        gym.make("duelo/Infierno-v1", engine="numba")
+        gym.make("duelo/Infierno-v2", engine="numba")
     with pytest.raises(ValueError, match="no batched engine for 'liminal'"):
-        gym.make("duelo/Liminal-v0", engine="fast")
+        gym.make("duelo/Liminal-v1", engine="fast")
     with pytest.raises(ValueError, match="vectorization_mode='sync'"):
-        gym.make_vec("duelo/Infierno-v1", num_envs=2, engine="python")
-    env = gym.make("duelo/EsgrimaDuel-v1", engine="fast")
+        gym.make_vec("duelo/Infierno-v2", num_envs=2, engine="python")
+    env = gym.make("duelo/EsgrimaDuel-v2", engine="fast")
     env.reset(seed=0)
     with pytest.raises(ValueError, match="no options"):
         env.reset(options={"scenario": "x"})
@@ -124,7 +124,7 @@ def test_stable_baselines3_builds_and_trains_it_by_env_id() -> None:
     env_util = pytest.importorskip("stable_baselines3.common.env_util")
     sb3_contrib = pytest.importorskip("sb3_contrib")
     venv = env_util.make_vec_env(
-        "duelo/Infierno-v1",
+        "duelo/Infierno-v2",
         n_envs=2,
         seed=0,
         env_kwargs={"engine": "fast", "flat_observation": True},

@@ -154,11 +154,11 @@ def test_a_fast_run_resumes_to_the_python_runs_bytes(tmp_path: Path) -> None:
 
 
 BATCH_POLICIES = [
-    ("infierno", "duelo/Infierno-v1", "brain:infierno"),
-    ("esgrima_duel", "duelo/EsgrimaDuel-v1", "brain:esgrima_duel"),
-    ("esgrima_duel", "duelo/EsgrimaDuel-v1", "aggressive"),
-    ("esgrima_duel", "duelo/EsgrimaDuel-v1", "cautious"),
-    ("esgrima_duel", "duelo/EsgrimaDuelFaithful-v1", "brain:esgrima_duel_faithful"),
+    ("infierno", "duelo/Infierno-v2", "brain:infierno"),
+    ("esgrima_duel", "duelo/EsgrimaDuel-v2", "brain:esgrima_duel"),
+    ("esgrima_duel", "duelo/EsgrimaDuel-v2", "aggressive"),
+    ("esgrima_duel", "duelo/EsgrimaDuel-v2", "cautious"),
+    ("esgrima_duel", "duelo/EsgrimaDuelFaithful-v2", "brain:esgrima_duel_faithful"),
 ]
 
 

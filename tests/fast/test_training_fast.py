@@ -21,7 +21,7 @@ from duelo.training.settings import TrainSettings  # noqa: E402
 
 def settings(**changes: object) -> TrainSettings:
     base = TrainSettings(
-        env_id="duelo/EsgrimaDuel-v1",
+        env_id="duelo/EsgrimaDuel-v2",
         n_timesteps=16_384,
         n_envs=16,
         n_steps=128,
