@@ -71,6 +71,8 @@ KEPT_ENVIRONMENT = (
 )
 """Variables the child keeps (everything else, secrets included, is cleared)."""
 _TOO_LONG = b"\0too long"
+PROJECT_DEPTH = 1
+"""This file lies in `evaluation/` right below the folder that holds duelo's code."""
 
 
 class SandboxUnavailable(ValueError):
@@ -109,8 +111,10 @@ def isolation(hidden: Sequence[str | Path] = ()) -> list[str]:
 
 
 def _code_folders() -> list[Path]:
-    """The working folder and every folder on `sys.path` and `PYTHONPATH`, resolved."""
+    """The working folder, every folder on `sys.path` and `PYTHONPATH`, and duelo's own
+    (an editable install is found through an import hook, not `sys.path`), resolved."""
     entries = [os.getcwd(), *sys.path, *os.environ.get("PYTHONPATH", "").split(os.pathsep)]
+    entries.append(str(Path(__file__).resolve().parents[PROJECT_DEPTH]))
     return sorted({Path(entry).resolve() for entry in entries if entry and Path(entry).is_dir()})
 
 
