@@ -10,6 +10,10 @@ What an agent may not see stays hidden, exactly as in the Gymnasium env: both
 read `ruleset.observe`. The engine owns the dice; an illegal action raises
 `IllegalActionError` naming it. There is no parallel env: every duelo system
 decides one seat at a time (a sealed bid, too, is two decisions in turn).
+
+A duel that the rules end before anyone decides still counts, as in the Gymnasium
+env: agent "a" gets one step whose only legal action, `TAKE_RESULT`, ends it with that
+duel's result (no shipped setup does so: dealing again would drop those duels).
 """
 
 from __future__ import annotations
@@ -22,14 +26,12 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from duelo.envs.core.dice import GeneratorDice
-from duelo.envs.core.duel_env import DRAW, action_number
+from duelo.envs.core.duel_env import DRAW, TAKE_RESULT, action_number
 from duelo.envs.core.ruleset import check_legal
 from duelo.envs.core.spaces import flat_space
 from duelo.envs.systems import system as system_of
 
 AGENTS = ("a", "b")
-MAX_DEALS = 1000
-"""Duels dealt at one reset before giving up on rules that never let anyone decide."""
 """Agent "a" plays seat 0 (side A), "b" seat 1."""
 
 
@@ -63,6 +65,7 @@ class DuelAEC(AECEnv):
         self._seeds = np.random.default_rng()
         self.state: Any = None
         self.dice: GeneratorDice | None = None
+        self._unplayed = False
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -73,24 +76,21 @@ class DuelAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
-        for _ in range(MAX_DEALS):  # a duel over before anyone decides is dealt again
-            self.dice = GeneratorDice(int(self._seeds.integers(2**63)))
-            self.state = self.ruleset.new_duel(self.dice)
-            if self.ruleset.to_act(self.state) is not None:
-                break
-        else:
-            raise RuntimeError(f"{self.ruleset.system}: {MAX_DEALS} duels ended before a decision")
+        self.dice = GeneratorDice(int(self._seeds.integers(2**63)))
+        self.state = self.ruleset.new_duel(self.dice)
+        seat = self.ruleset.to_act(self.state)
+        self._unplayed = seat is None  # over before anyone decides: TAKE_RESULT ends it
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
-        self.agent_selection = AGENTS[self.ruleset.to_act(self.state)]
+        self.agent_selection = AGENTS[0 if seat is None else seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = AGENTS.index(agent)
-        mask = self.ruleset.legal_actions(self.state, seat)
+        mask = self._mask(seat)
         return {
             "observation": self.ruleset.observe(self.state, seat),
             "action_mask": mask.astype(np.int8),
@@ -104,8 +104,11 @@ class DuelAEC(AECEnv):
         seat = AGENTS.index(agent)
         self._cumulative_rewards[agent] = 0.0
         number = action_number(action)  # 2.7 or "3" is an error, as in the Gymnasium env
-        check_legal(self.ruleset, self.state, seat, number)
-        self.ruleset.apply(self.state, seat, number, self.dice)  # type: ignore[arg-type]
+        check_legal(self.ruleset, self.state, seat, number, self._mask(seat))
+        if self._unplayed:
+            self._unplayed = False
+        else:
+            self.ruleset.apply(self.state, seat, number, self.dice)  # type: ignore[arg-type]
         outcome = self.state.result
         if outcome is None:
             self.agent_selection = AGENTS[self.ruleset.to_act(self.state)]
@@ -117,6 +120,15 @@ class DuelAEC(AECEnv):
                 winner = DRAW if outcome.winner is None else outcome.winner
                 self.infos[name] = {"outcome": outcome.reason, "winner": winner}
         self._accumulate_rewards()
+
+    def _mask(self, seat: int) -> np.ndarray:
+        """`seat`'s legal actions; `TAKE_RESULT` alone for agent "a" in a duel the rules
+        ended before anyone decided."""
+        if self._unplayed:
+            only = np.zeros(len(self.ruleset.actions), dtype=bool)
+            only[TAKE_RESULT] = seat == 0
+            return only
+        return self.ruleset.legal_actions(self.state, seat)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:

@@ -10,6 +10,8 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from duelo.envs import pettingzoo as duelo_pz  # noqa: E402
+from duelo.envs.core.duel_env import TAKE_RESULT  # noqa: E402
+from duelo.envs.core.record import Outcome  # noqa: E402
 from duelo.envs.core.ruleset import IllegalActionError  # noqa: E402
 from duelo.envs.systems import SYSTEMS  # noqa: E402
 
@@ -81,3 +83,28 @@ def test_a_non_integer_action_is_refused() -> None:
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match="an action is an integer"):
         env.step(2.7)
+
+
+def test_a_duel_the_rules_end_at_once_is_one_step_that_takes_its_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No shipped setup ends before anyone decides, so the rules are made to: agent "a"
+    gets `TAKE_RESULT` alone, and taking it ends the duel with its result for both."""
+    aec = duelo_pz.DuelAEC("infierno")
+    deal = aec.ruleset.new_duel
+
+    def over_at_once(dice):  # noqa: ANN001, ANN202
+        state = deal(dice)
+        state.finish(Outcome(1, "side B wins at once"))
+        return state
+
+    monkeypatch.setattr(aec.ruleset, "new_duel", over_at_once)
+    aec.reset(seed=0)
+    assert aec.agent_selection == "a"
+    mask = aec.observe("a")["action_mask"]
+    assert (
+        np.flatnonzero(mask).tolist() == [TAKE_RESULT] and not aec.observe("b")["action_mask"].any()
+    )
+    aec.step(TAKE_RESULT)
+    assert aec.rewards == {"a": -1.0, "b": 1.0} and all(aec.terminations.values())
+    assert aec.infos["a"]["outcome"] == "side B wins at once"

@@ -16,6 +16,8 @@ from duelo.envs.dunwich.rules import DunwichRuleset
 from duelo.envs.dunwich.state import PLAN, DunwichState
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset, EsgrimaDuelState
 from duelo.envs.esgrima.mechanics import Card
+from duelo.envs.infierno import InfiernoRuleset
+from duelo.envs.infierno.setup import load_catalog
 from duelo.envs.infierno.state import Action, DuelState
 from duelo.envs.vampiro.rules import VampiroRuleset
 from duelo.envs.vampiro.state import PLANS, Fighter, VampiroState
@@ -182,15 +184,22 @@ def _redeclare(them: Fighter, rng: np.random.Generator) -> None:
     them.delayed = bool(rng.integers(2))
 
 
-def redeal_honour(state: DuelState, seat: int, rng: np.random.Generator) -> None:
-    """The other side's honour choice, made and not yet told (seed DUELOS: both choose,
-    then both are told)."""
+INFIERNO_WEAPONS = tuple(load_catalog().weapons.values())
+
+
+def redeal_infierno(state: DuelState, seat: int, rng: np.random.Generator) -> None:
+    """What an Infierno fighter hides: each weapon the rival has never drawn (digest §12:
+    a holstered derringer stays hidden), and its honour choice, made and not yet told
+    (seed DUELOS: both choose, then both are told)."""
+    for item in state.fighters[1 - seat].carried:
+        if not item.shown:
+            item.weapon = INFIERNO_WEAPONS[int(rng.integers(len(INFIERNO_WEAPONS)))]
     if 1 - seat in state.honour_choices and seat not in state.honour_choices:
         state.honour_choices[1 - seat] = (Action.SETTLE, Action.INSIST)[int(rng.integers(2))]
 
 
 REDEALS: dict[str, Redeal] = {
-    "infierno": redeal_honour,
+    "infierno": redeal_infierno,
     "esgrima_duel": redeal_cards,
     "dunwich": redeal_plan,
     "vampiro": redeal_declaration,
@@ -241,3 +250,29 @@ def test_the_tie_check_catches_a_peek_at_a_blind_declaration() -> None:
             lambda: Peeking(fighters=("brujah", "brujah"), options={"fixed_initiative": True}),
             redeal=redeal_declaration,
         )
+
+
+def test_the_weapon_check_catches_a_peek_at_a_holstered_weapon() -> None:
+    """The re-deal of Infierno's undrawn weapons fails a ruleset whose observation tells
+    the rival's holstered weapon (its top damage, added to the range)."""
+
+    class Peeking(InfiernoRuleset):
+        def observe(self, state: DuelState, seat: int) -> np.ndarray:
+            flat = super().observe(state, seat).copy()
+            hidden = [item for item in state.fighters[1 - seat].carried if not item.shown]
+            flat[self.observation_spec.index("range")] += (
+                hidden[0].weapon.damage[1] if hidden else 0
+            )
+            return flat
+
+    with pytest.raises(AssertionError, match="sees what was re-dealt"):
+        check_ruleset(Peeking, redeal=redeal_infierno)
+
+
+def test_the_declaration_check_catches_the_public_once_made_reading() -> None:
+    """Vampiro's re-deal fails the reading that a declaration is public once made, which
+    the digest does not take (§12, §10 #30), and passes it where that option is asked."""
+    public = {"options": {"public_declarations": True}}
+    with pytest.raises(AssertionError, match="sees what was re-dealt"):
+        check_ruleset(lambda: SYSTEMS["vampiro"].ruleset(**public), redeal=redeal_declaration)
+    assert check_ruleset(lambda: SYSTEMS["vampiro"].ruleset(**public), redeal=redeal_blind_tie)

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import yaml
 
-from duelo.agents.registry import make_policy
+from duelo.agents.registry import check_policy
 from duelo.envs.core.config import ConfigError, build, read_yaml_mapping
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.tournament import default_suite
@@ -142,13 +142,13 @@ class TrainSettings:
         if not self.opponents:
             raise ValueError("opponents must name at least one policy")
         for name in self.opponents:
-            make_policy(name, self.system)  # an unknown name fails here, not mid-run
+            check_policy(name, self.system)  # an unknown name fails here, not mid-run
         if bool(self.teacher) != (self.teacher_decisions > 0):
             raise ValueError("teacher and teacher_decisions come together, or neither")
         if self.teacher_decisions < 0:
             raise ValueError("teacher_decisions must be 0 or more")
         if self.teacher:
-            make_policy(self.teacher, self.system, self.variants[0])
+            check_policy(self.teacher, self.system, self.variants[0])
 
     @property
     def system(self) -> str:
