@@ -79,7 +79,8 @@ class TournamentSpec:
     """Duels per pairing, both seat orders included (an even number)."""
     seed: int | None = 0
     """The root seed; None: drawn from the operating system's entropy when the tournament
-    starts (`root_seed`), and written to `tournament.json` when it ends."""
+    starts, kept in `SECRET_FILE` (a resume finds it there: `root_seed`), and written to
+    `tournament.json` when it ends."""
     variant: dict[str, Any] = field(default_factory=dict)
     """Keyword variants of the system's ruleset (e.g. {"scenario": "brawl"})."""
     move_time_limit: float | None = 1.0
