@@ -26,7 +26,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from duelo.envs.core.dice import GeneratorDice
-from duelo.envs.core.duel_env import DRAW, TAKE_RESULT, action_number
+from duelo.envs.core.duel_env import DRAW, action_number, take_result_mask
 from duelo.envs.core.ruleset import check_legal
 from duelo.envs.core.spaces import flat_space
 from duelo.envs.systems import system as system_of
@@ -65,7 +65,6 @@ class DuelAEC(AECEnv):
         self._seeds = np.random.default_rng()
         self.state: Any = None
         self.dice: GeneratorDice | None = None
-        self._unplayed = False
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -78,8 +77,7 @@ class DuelAEC(AECEnv):
             self._seeds = np.random.default_rng(seed)
         self.dice = GeneratorDice(int(self._seeds.integers(2**63)))
         self.state = self.ruleset.new_duel(self.dice)
-        seat = self.ruleset.to_act(self.state)
-        self._unplayed = seat is None  # over before anyone decides: TAKE_RESULT ends it
+        seat = self.ruleset.to_act(self.state)  # None: over before anyone decides
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -105,9 +103,7 @@ class DuelAEC(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         number = action_number(action)  # 2.7 or "3" is an error, as in the Gymnasium env
         check_legal(self.ruleset, self.state, seat, number, self._mask(seat))
-        if self._unplayed:
-            self._unplayed = False
-        else:
+        if not self._unplayed:
             self.ruleset.apply(self.state, seat, number, self.dice)  # type: ignore[arg-type]
         outcome = self.state.result
         if outcome is None:
@@ -125,10 +121,14 @@ class DuelAEC(AECEnv):
         """`seat`'s legal actions; `TAKE_RESULT` alone for agent "a" in a duel the rules
         ended before anyone decided."""
         if self._unplayed:
-            only = np.zeros(len(self.ruleset.actions), dtype=bool)
-            only[TAKE_RESULT] = seat == 0
-            return only
+            return take_result_mask(len(self.ruleset.actions), legal=seat == 0)
         return self.ruleset.legal_actions(self.state, seat)
+
+    @property
+    def _unplayed(self) -> bool:
+        """The rules ended the duel before anyone decided, and its result is not taken yet."""
+        ended = any(self.terminations.values()) or any(self.truncations.values())
+        return self.state.result is not None and not ended
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:

@@ -328,14 +328,19 @@ def record_key_bytes(root_seed: int) -> bytes:
 
 
 def record_mac(record: dict[str, Any], key: bytes) -> str:
-    """The HMAC-SHA256 of a record as it is written (sorted keys), the mac left out."""
-    text = json.dumps(record, sort_keys=True).encode()
-    return hmac.new(key, text, hashlib.sha256).hexdigest()
+    """The HMAC-SHA256 of a record's JSON (sorted keys), the mac left out."""
+    return _mac(json.dumps(record, sort_keys=True), key)
 
 
 def written_line(record: dict[str, Any], key: bytes) -> str:
-    """A record's line in the results file: the record and its HMAC."""
-    return json.dumps({**record, MAC_FIELD: record_mac(record, key)}, sort_keys=True) + "\n"
+    """A record's line in the results file: its JSON (sorted keys) with the HMAC of that
+    JSON added last (one encoding a record: this runs once per duel)."""
+    text = json.dumps(record, sort_keys=True)
+    return f'{text[:-1]}, "{MAC_FIELD}": "{_mac(text, key)}"}}\n'
+
+
+def _mac(text: str, key: bytes) -> str:
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
 
 
 def checked_records(path: Path, records: list[Any], spec: TournamentSpec) -> list[dict[str, Any]]:
@@ -549,7 +554,7 @@ def _play(
         assert spec.seed is not None
         key = record_key_bytes(spec.seed)
         done = {record_key(r) for r in records}
-        jobs = (job for job in schedule(spec, str(out)) if job.key not in done)
+        jobs = (job for job in schedule(spec, str(out.resolve())) if job.key not in done)
         total = scheduled(spec)
         if progress:
             progress(len(records), total)

@@ -282,3 +282,21 @@ class EnvSeedSearcher(_Hostile):
         if k is not None:
             self.found.append(k)
         return _first_legal(action_mask)
+
+
+class ProtocolForger(_Hostile):
+    """Finds the sandbox's answer pipe through the garbage collector and writes its own
+    answer on it: a float action, which a plain `int()` would have taken as a move."""
+
+    name = "protocol_forger"
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        import gc
+        import io
+        import json
+
+        for o in gc.get_objects():
+            if isinstance(o, io.TextIOWrapper) and o.writable() and o.fileno() > 2:
+                o.write(json.dumps({"action": 0.5, "rng": rng.bit_generator.state}) + "\n")
+                o.flush()
+        return _first_legal(action_mask)

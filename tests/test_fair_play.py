@@ -303,3 +303,12 @@ def test_an_unplayed_duel_is_one_step_that_takes_its_result() -> None:
     _, reward, terminated, truncated, info = env.step(TAKE_RESULT)
     assert terminated and not truncated and reward == result.reward(1)
     assert info["outcome"] == result.reason and not info["action_mask"].any()
+
+
+def test_an_answer_forged_on_the_pipe_is_no_move() -> None:
+    """The child is someone else's code too: a move it writes on the protocol itself is
+    checked as strictly as one the sandbox's loop sends (0.5 is not action 0)."""
+    ruleset = SYSTEMS["infierno"].ruleset()
+    forger = SandboxedPolicy("tests.hostile:ProtocolForger", "infierno", time_limit=10.0)
+    result = play_duel(ruleset, (forger, make_policy("random", "infierno")), seed=6)
+    assert result.forfeit == 0 and "not a move" in result.outcome.reason

@@ -25,6 +25,15 @@ IllegalActionMode = Literal["raise", "penalize"]
 TAKE_RESULT = 0
 """The one legal action of a duel that ended before the learner's first decision: taking
 it ends the episode with that duel's result."""
+
+
+def take_result_mask(actions: int, legal: bool = True) -> np.ndarray:
+    """The mask of such a duel: `TAKE_RESULT` alone (or nothing, for a seat not to act)."""
+    mask = np.zeros(actions, dtype=bool)
+    mask[TAKE_RESULT] = legal
+    return mask
+
+
 PROCESS_OPPONENT_KEY = secrets.token_bytes(16)
 """The default `opponent_key`: drawn from the operating system's entropy once per process."""
 
@@ -169,8 +178,8 @@ class DuelEnv(gym.Env):
         self.result: Outcome | None = None
         self._mask: np.ndarray | None = None
         """The learner's mask in the current state (cleared whenever the state moves)."""
-        self._unplayed = False
-        """The duel ended before the learner's first decision; `TAKE_RESULT` ends it."""
+        self._process_opponent = isinstance(opponent, ProcessPolicy)
+        """A sandboxed opponent: a fresh process each episode, stopped by `close`."""
 
     # --- Gymnasium API ---------------------------------------------------------
 
@@ -187,13 +196,12 @@ class DuelEnv(gym.Env):
             self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
         )
         self._illegal_streak = 0
-        if isinstance(self.opponent, ProcessPolicy):
-            self.opponent.new_duel()  # a sandboxed opponent: a fresh process each episode
+        if self._process_opponent:
+            self.opponent.new_duel()
         self._mask = None
         self.state = self.ruleset.new_duel(self.dice)
         self._play_opponent()
-        self._unplayed = self.state.result is not None  # its result waits for TAKE_RESULT
-        self.result = None
+        self.result = None  # a duel over already waits for TAKE_RESULT (`_unplayed`)
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -223,7 +231,6 @@ class DuelEnv(gym.Env):
         if not self._unplayed:
             self.ruleset.apply(self.state, self.seat, action, self.dice)
             self._play_opponent()
-        self._unplayed = False
         self.result = self.state.result
         reward = 0.0 if self.result is None else self.result.reward(self.seat)
         terminated = self.result is not None and not self.result.truncated
@@ -231,7 +238,7 @@ class DuelEnv(gym.Env):
         return self._observation(), reward, terminated, truncated, self._info()
 
     def close(self) -> None:
-        if isinstance(self.opponent, ProcessPolicy):
+        if self._process_opponent:
             self.opponent.close()
         super().close()
 
@@ -245,14 +252,17 @@ class DuelEnv(gym.Env):
         if self.result is not None:
             return np.zeros(self.action_space.n, dtype=bool)
         if self._unplayed:
-            only = np.zeros(self.action_space.n, dtype=bool)
-            only[TAKE_RESULT] = True
-            return only
+            return take_result_mask(int(self.action_space.n))
         if self._mask is None:
             self._mask = self.ruleset.legal_actions(self.state, self.seat)
         return self._mask.copy()
 
     # --- internals ---------------------------------------------------------------
+
+    @property
+    def _unplayed(self) -> bool:
+        """The duel ended before the learner's first decision: its result is not taken yet."""
+        return self.result is None and self.state.result is not None
 
     def _play_opponent(self) -> None:
         """Let the opponent decide until the learner must act or the duel ends."""

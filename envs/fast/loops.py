@@ -41,8 +41,9 @@ apply: Callable[[np.void, np.void, int, int, np.ndarray], None]
 observe: Callable[[np.void, np.void, int, np.ndarray], None]
 
 
-SHARED = ("loops.py", "streams.py", "batch.py")
-"""The files whose code a system's compiled functions take in besides their own module."""
+SHARED = ("loops.py", "streams.py", "batch.py", "../core/duel_env.py")
+"""The files whose code (or constants: `TAKE_RESULT`) a system's compiled functions take
+in besides their own module."""
 
 
 def compile_into(namespace: dict[str, Any]) -> None:

@@ -1,6 +1,6 @@
 """Vampiro's turn replayed with scripted dice: initiative, declarations in reverse order
-(public once made, blind in a full tie), aborts, Dodges and the damage chain (§4, §8,
-§11 V9-V11)."""
+(seen only by who declares later, blind in a full tie), aborts, Dodges and the damage
+chain (§4, §8, §10 #29, #30, §11 V9-V11)."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_a_full_tie_declares_blind() -> None:
     assert len(seen) == 1
 
 
-def test_a_declaration_is_public_once_made() -> None:
+def test_the_faster_sees_the_slower_declaration_as_it_is_made() -> None:
     fight = duel(fighter("brujah", willpower=1), fighter("thug", willpower=1), 1, [8, 5])
     before = fight.ruleset.observe(fight.state, 0)
     fight.act(A.CLINCH)
@@ -92,6 +92,29 @@ def test_a_declaration_is_public_once_made() -> None:
     assert not np.array_equal(before, after)
     assert fight.field(0, "plan", "opponent.clinch") == 1
     assert fight.field(0, "plan", "opponent.willpower") == 1
+
+
+def test_the_slower_never_sees_the_faster_declaration_all_turn() -> None:
+    """§12 ("known only if the opponent declared earlier"), §10 #30: at its interrupt, B
+    (9, declared first) sees nothing of A's later declaration: no plan, the Willpower
+    point A spent on it still shown, no Phase 2 order. Under `public_declarations` it
+    sees them all."""
+    for public in (False, True):
+        a = fighter("brujah", celeridad=0, willpower=1)  # 13
+        b = fighter("thug", willpower=1)  # 9
+        fight = duel(a, b, 1, [8, 5], public_declarations=public)
+        fight.act(A.STRIKE)
+        fight.act(A.K0)
+        fight.act(A.ATTACK_DODGE)
+        fight.act(A.K0_WP)
+        assert fight.seat == 1 and fight.state.phase == Phase.INTERRUPT
+        assert fight.state.fighters[0].willpower == 0  # spent, in the rules
+        assert fight.field(1, "plan", "opponent.known") == public
+        assert fight.field(1, "plan", "opponent.attack_dodge") == public
+        assert fight.field(1, "plan", "opponent.willpower") == public
+        assert fight.field(1, "willpower", "opponent.points") == (0 if public else 1)
+        assert fight.field(1, "initiative", "opponent") == public  # A acts first
+        assert fight.field(0, "plan", "opponent.strike") == 1  # A saw B's all along
 
 
 def test_v13_the_damage_pool_is_never_below_one_die() -> None:
