@@ -20,14 +20,17 @@ import json
 import math
 import stat
 import zipfile
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from duelo.envs.core import bounded_json
 from duelo.envs.core.observation import ObservationSpec
 from duelo.envs.core.referee import summary
 from duelo.envs.systems import SYSTEMS
@@ -238,18 +241,38 @@ def load_brain(path: str | Path, system: str | None = None) -> NumpyBrain:
         raise BrainError(f"{where}: its action names differ from {brain_system}'s")
     network = _network(manifest, where)
     widths = [spec.size, *network["hidden"], len(actions)]
+    parameters = network_parameters(widths)
+    if parameters > MAX_PARAMETERS:
+        raise BrainError(
+            f"{where}: a network of {parameters:,} parameters, more than the {MAX_PARAMETERS:,} "
+            f"a brain may have (about {MAX_PARAMETERS * 12 >> 20} MiB to load)"
+        )
     arrays = _read_weights(folder / WEIGHTS, _expected_arrays(widths))
     if np.any(arrays["obs_var"] < 0):
         raise BrainError(f"{folder / WEIGHTS}: obs_var has negative entries")
     hidden = len(network["hidden"])
     layers = [(arrays[f"layer_{k}_weight"], arrays[f"layer_{k}_bias"]) for k in range(hidden)]
+    obs_scale = 1.0 / np.sqrt(arrays["obs_var"] + network["epsilon"])
+    bound = logit_bound(
+        network["clip"],
+        [*layers, (arrays["action_weight"], arrays["action_bias"])],
+        network["activation"],
+    )
+    if not bound <= MAX_LOGIT:
+        raise BrainError(
+            f"{folder / WEIGHTS}: its logits may reach {bound:.3g}, past the {MAX_LOGIT:g} "
+            "that float32 computes safely (weights or network.clip too large)"
+        )
+    for field in ("name", "description"):
+        if field in manifest and not manifest[field].isprintable():
+            raise BrainError(f"{where}: field {field!r} holds control characters")
     return NumpyBrain(
         name=f"brain:{manifest.get('name', folder.name)}",
         description=manifest.get("description", "a trained brain"),
         system=brain_system,
         spec=spec,
         obs_mean=arrays["obs_mean"],
-        obs_scale=1.0 / np.sqrt(arrays["obs_var"] + network["epsilon"]),
+        obs_scale=obs_scale,
         clip=network["clip"],
         layers=[_transposed(w, b) for w, b in layers],
         head=_transposed(arrays["action_weight"], arrays["action_bias"]),
@@ -261,10 +284,14 @@ def load_brain(path: str | Path, system: str | None = None) -> NumpyBrain:
 MAX_MANIFEST_BYTES = 1 << 20
 """A manifest is a few kB; anything past a MiB is not one."""
 MAX_WEIGHTS_BYTES = 256 << 20
-MAX_DEPTH = 16
-"""JSON nesting a manifest may use (it needs 4)."""
 MAX_LAYERS, MAX_WIDTH = 8, 4096
-"""Bounds on the network a brain may declare, and so on the memory it may take."""
+"""Bounds on the network a brain may declare."""
+MAX_PARAMETERS = 1 << 22
+"""Weights and biases a brain may hold: read in float64 then kept in float32, about 48 MiB
+while it loads and 16 MiB loaded (and a 16 MiB `.onnx`); the shipped brains hold ~10,000."""
+MAX_LOGIT = 1e30
+"""The largest logit a brain may be able to produce: far inside float32 (3.4e38), so that
+no layer overflows to an infinity and no softmax to NaN, in numpy, ONNX or torch alike."""
 FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
     "name": str,
     "description": str,
@@ -276,6 +303,27 @@ FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
     "network": dict,
 }
 """The manifest fields read, and their types (the others are information only)."""
+
+
+def network_parameters(widths: list[int]) -> int:
+    """Weights and biases of an MLP whose layer widths are `widths` (input to output)."""
+    return sum((inputs + 1) * outputs for inputs, outputs in pairwise(widths))
+
+
+def logit_bound(clip: float, layers: list[tuple[np.ndarray, np.ndarray]], activation: str) -> float:
+    """An upper bound on every |value| the forward pass computes, for any observation:
+    the normalised input lies in [-clip, clip] whatever the observation (the clip sees to
+    it), and each layer maps a bound `b` on its input to `|W| b + |bias|`, which tanh
+    caps at 1 (relu keeps it). Infinite where float64 itself overflows."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        bound = np.full(layers[0][0].shape[1], clip)
+        worst = clip
+        for k, (weight, bias) in enumerate(layers):
+            bound = np.abs(weight) @ bound + np.abs(bias)
+            worst = max(worst, float(bound.max()))
+            if activation == "tanh" and k < len(layers) - 1:
+                bound = np.minimum(bound, 1.0)
+    return worst if math.isfinite(worst) else math.inf
 
 
 def _transposed(weight: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -306,11 +354,9 @@ def _regular_bytes(path: Path, limit: int) -> bytes:
 def _read_manifest(path: Path) -> dict[str, Any]:
     data = _regular_bytes(path, MAX_MANIFEST_BYTES)
     try:
-        manifest = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise BrainError(f"{path}: not a readable JSON manifest ({summary(str(error))})") from None
-    if _depth(manifest) > MAX_DEPTH:
-        raise BrainError(f"{path}: nested deeper than {MAX_DEPTH} levels")
+        manifest = bounded_json.loads(data, str(path), MAX_MANIFEST_BYTES)
+    except ValueError as error:
+        raise BrainError(str(error)) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise BrainError(f"{path}: not a {FORMAT} manifest")
     if manifest.get("format_version") != FORMAT_VERSION:
@@ -327,21 +373,6 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     return manifest
 
 
-def _depth(value: Any) -> int:
-    """How deep JSON containers nest in `value` (iteratively: no recursion to exhaust)."""
-    deepest, todo = 0, [(value, 1)]
-    while todo:
-        item, depth = todo.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, depth)
-            if depth <= MAX_DEPTH:
-                todo += [
-                    (child, depth + 1)
-                    for child in (item.values() if isinstance(item, dict) else item)
-                ]
-    return deepest
-
-
 def _network(manifest: dict[str, Any], path: Path) -> dict[str, Any]:
     """The manifest's network: hidden widths, activation, clip and epsilon, checked."""
     network = manifest["network"]
@@ -355,7 +386,7 @@ def _network(manifest: dict[str, Any], path: Path) -> dict[str, Any]:
             f"{path}: network.hidden must list up to {MAX_LAYERS} widths in 1..{MAX_WIDTH}, "
             f"not {summary(repr(hidden))}"
         )
-    if network.get("activation") not in ACTIVATIONS:
+    if not isinstance(network.get("activation"), str) or network["activation"] not in ACTIVATIONS:
         raise BrainError(f"{path}: unknown activation {summary(repr(network.get('activation')))}")
     checked = {"hidden": hidden, "activation": network["activation"]}
     for name, default in (("clip", 10.0), ("epsilon", 1e-8)):
@@ -382,12 +413,24 @@ def _expected_arrays(widths: list[int]) -> dict[str, tuple[int, ...]]:
     return expected
 
 
+ZIP_ERRORS = (
+    OSError,
+    ValueError,
+    EOFError,
+    zipfile.BadZipFile,
+    zlib.error,
+    NotImplementedError,  # a compression method zipfile lacks
+    RuntimeError,  # an encrypted member
+)
+"""What zipfile and numpy raise for a damaged, encrypted or exotic archive."""
+
+
 def _read_weights(path: Path, expected: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
     """The `expected` arrays of the .npz at `path`, in float64, and nothing else."""
     _regular_bytes_size_check(path)
     try:
         archive = zipfile.ZipFile(path)
-    except (OSError, zipfile.BadZipFile) as error:
+    except ZIP_ERRORS as error:
         raise BrainError(
             f"{path}: not a readable .npz of weights ({summary(str(error))})"
         ) from None
@@ -397,38 +440,40 @@ def _read_weights(path: Path, expected: dict[str, tuple[int, ...]]) -> dict[str,
         for name, shape in expected.items():
             if f"{name}.npy" not in members:
                 raise BrainError(f"{path}: missing array {name!r}")
-            try:
-                with archive.open(f"{name}.npy") as stream:
-                    version = np.lib.format.read_magic(stream)
-                    read_header = (
-                        np.lib.format.read_array_header_1_0
-                        if version == (1, 0)
-                        else np.lib.format.read_array_header_2_0
-                    )
-                    header = read_header(stream)
-                    if header[0] != shape or np.dtype(header[2]).kind != "f":
-                        raise BrainError(
-                            f"{path}: array {name!r} is {np.dtype(header[2])} of shape "
-                            f"{header[0]}, expected floats of shape {shape}"
-                        )
-            except BrainError:
-                raise
-            except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
-                raise BrainError(
-                    f"{path}: array {name!r} is unreadable ({summary(str(error))})"
-                ) from None
-            with archive.open(f"{name}.npy") as stream:
-                try:
-                    array = np.lib.format.read_array(stream, allow_pickle=False)
-                except (OSError, ValueError, EOFError) as error:
-                    raise BrainError(
-                        f"{path}: array {name!r} is unreadable ({summary(str(error))})"
-                    ) from None
-            array = np.asarray(array, dtype=np.float64)
+            array = _read_member(archive, path, name, shape)
             if not np.all(np.isfinite(array)):
                 raise BrainError(f"{path}: array {name!r} holds NaN or infinite values")
             arrays[name] = array
     return arrays
+
+
+def _read_member(
+    archive: zipfile.ZipFile, path: Path, name: str, shape: tuple[int, ...]
+) -> np.ndarray:
+    """One array of the archive in float64: its header is checked (floats of `shape`)
+    before its data is read."""
+    try:
+        with archive.open(f"{name}.npy") as stream:
+            version = np.lib.format.read_magic(stream)
+            read_header = (
+                np.lib.format.read_array_header_1_0
+                if version == (1, 0)
+                else np.lib.format.read_array_header_2_0
+            )
+            header = read_header(stream)
+        if header[0] != shape or np.dtype(header[2]).kind != "f":
+            raise BrainError(
+                f"{path}: array {name!r} is {np.dtype(header[2])} of shape "
+                f"{header[0]}, expected floats of shape {shape}"
+            )
+        with archive.open(f"{name}.npy") as stream:
+            return np.asarray(
+                np.lib.format.read_array(stream, allow_pickle=False), dtype=np.float64
+            )
+    except BrainError:
+        raise
+    except ZIP_ERRORS as error:
+        raise BrainError(f"{path}: array {name!r} is unreadable ({summary(str(error))})") from None
 
 
 def _regular_bytes_size_check(path: Path) -> None:

@@ -32,6 +32,7 @@ from duelo.evaluation.tournament import (
     default_seed,
     default_suite,
     run_tournament,
+    writing_folder,
 )
 from duelo.play import LeftTheTable, play
 from duelo.registration import SYSTEMS, describe_systems, system
@@ -236,6 +237,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     serve.add_argument("--host", default="127.0.0.1", help="default: loopback only")
     serve.add_argument("--port", type=bounded_int(1, 65535), default=8000)
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        help="a Host header to answer besides the loopback names and --host (repeatable); "
+        "others get 400, which keeps web pages out through DNS rebinding",
+    )
     onnx = commands.add_parser("onnx", help="write a brain as one ONNX file (extra: onnx)")
     onnx.add_argument("brain", help="a brain folder, or a shipped brain's name")
     onnx.add_argument("--out", type=Path, required=True, help="e.g. infierno.onnx")
@@ -294,7 +302,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 print(f"wrote {export_run(args.run, args.out, best=args.best)}")
         elif args.command == "serve":
-            run_server(args.brain, args.host, args.port)
+            run_server(args.brain, args.host, args.port, args.allowed_host)
         elif args.command == "onnx":
             write_onnx(args.brain, args.out)
         else:
@@ -341,16 +349,17 @@ def train_extra(command: str) -> Iterator[None]:
 TRAIN_MODULES = ("stable_baselines3", "sb3_contrib", "torch")
 
 
-def run_server(brains: list[str], host: str, port: int) -> None:
+def run_server(brains: list[str], host: str, port: int, allowed: list[str]) -> None:
     try:
         import uvicorn
 
-        from duelo.serve import create_app
+        from duelo.serve import LOOPBACK_HOSTS, create_app
     except ModuleNotFoundError as error:
         if error.name not in ("fastapi", "uvicorn", "pydantic"):
             raise
         raise ValueError("duelo serve needs the serve extra: pip install 'duelo[serve]'") from None
-    uvicorn.run(create_app(brains), host=host, port=port)
+    named = [] if host in ("0.0.0.0", "::") else [f"[{host}]" if ":" in host else host]
+    uvicorn.run(create_app(brains, [*LOOPBACK_HOSTS, *named, *allowed]), host=host, port=port)
 
 
 def write_onnx(brain: str, out: Path) -> None:
@@ -444,7 +453,8 @@ def print_duel(
         if why:
             print(f"    [{policies[seat].name}, side {'AB'[seat]}: {why}]")
 
-    result = play_duel(ruleset, policies, seed, watch=watch if explain else None)
+    limit = TournamentSpec.move_time_limit  # a move's limit, as in a tournament
+    result = play_duel(ruleset, policies, seed, limit, watch=watch if explain else None)
     narrate(result.state)
     outcome = result.outcome
     winner = "draw" if outcome.winner is None else f"side {'AB'[outcome.winner]} wins"
@@ -482,31 +492,32 @@ def run_tournaments(args: argparse.Namespace) -> None:
     if args.engine == "fast":
         for spec in specs:
             check_engine(spec.system, spec.policies)
-    reports = []
-    for spec in specs:
-        progress = None if args.quiet or not sys.stderr.isatty() else progress_bar(spec.system)
-        records = run_tournament(
-            spec,
-            args.out / spec.system,
-            args.workers,
-            args.resume,
-            progress,
-            args.backend,
-            args.address,
-            args.engine,
-        )
-        report = build_report(records, list(spec.policies), seed=args.seed or 0)
-        if args.exact and spec.suite:
-            print(f"no exact figures: {spec.system} plays a suite of setups; name one (--scenario)")
-        elif args.exact:
-            report, line = with_exact_figures(
-                report, spec.variant, EXACT_MAX_STATES, EXACT_MAX_SECONDS
+    with writing_folder(args.out):
+        reports = []
+        for spec in specs:
+            progress = None if args.quiet or not sys.stderr.isatty() else progress_bar(spec.system)
+            records = run_tournament(
+                spec,
+                args.out / spec.system,
+                args.workers,
+                args.resume,
+                progress,
+                args.backend,
+                args.address,
+                args.engine,
             )
-            print(line)
-        print(render(report))
-        reports.append(report)
-    for path in write_outputs(reports, args.out):
-        print(f"wrote {path}")
+            report = build_report(records, list(spec.policies), seed=args.seed or 0)
+            if args.exact and spec.suite:
+                print(f"no exact figures: {spec.system} plays a suite; name a --scenario")
+            elif args.exact:
+                report, line = with_exact_figures(
+                    report, spec.variant, EXACT_MAX_STATES, EXACT_MAX_SECONDS
+                )
+                print(line)
+            print(render(report))
+            reports.append(report)
+        for path in write_outputs(reports, args.out):
+            print(f"wrote {path}")
     if not plots_available():
         print("heatmaps skipped: matplotlib is not installed (pip install 'duelo[plots]')")
 

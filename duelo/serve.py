@@ -7,7 +7,9 @@ and `POST /v1/{system}/duel` (a seeded duel between two named policies, its narr
 as JSON). Brains are loaded at startup only, from the command line, never from a
 path a request names; a duel's policies are the system's scripted NPCs and the loaded
 brains. Request bodies over `MAX_BODY` bytes are refused (413); unknown fields and
-out-of-bound values are refused (422) with the field named. FastAPI serves the
+out-of-bound values are refused (422) with the field named; a request whose Host header
+is not an allowed host (by default the loopback names) is refused (400), so a web page
+cannot reach the server through DNS rebinding. FastAPI serves the
 OpenAPI spec at `/openapi.json`. Needs the `serve` extra.
 """
 
@@ -18,9 +20,11 @@ from collections.abc import Sequence
 from typing import Annotated, Any
 
 import numpy as np
-from fastapi import FastAPI, HTTPException, Path
+from fastapi import FastAPI, HTTPException, Path, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 import duelo
 from duelo.agents.brain import NumpyBrain, load_brain
@@ -56,6 +60,13 @@ class ActRequest(Strict):
     def finite(cls, values: list[float] | None) -> list[float] | None:
         if values is not None and not all(math.isfinite(v) for v in values):
             raise ValueError("observation entries must be finite numbers")
+        return values
+
+    @field_validator("situation")
+    @classmethod
+    def finite_entries(cls, values: dict[str, float] | None) -> dict[str, float] | None:
+        if values is not None and not all(math.isfinite(v) for v in values.values()):
+            raise ValueError("situation entries must be finite numbers")
         return values
 
 
@@ -126,15 +137,31 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-def create_app(brains: Sequence[str] = ()) -> FastAPI:
-    """The API over the brains named (shipped names or folders), loaded now."""
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+"""The Host names answered by default: a page elsewhere that points its own name at
+127.0.0.1 (DNS rebinding) sends its name, and is refused (400)."""
+
+
+def create_app(
+    brains: Sequence[str] = (), allowed_hosts: Sequence[str] = LOOPBACK_HOSTS
+) -> FastAPI:
+    """The API over the brains named (shipped names or folders), loaded now, answering
+    requests whose Host header is one of `allowed_hosts`."""
     loaded: dict[str, NumpyBrain] = {}
     for reference in brains:
         brain = load_brain(reference)
-        loaded[brain.manifest["name"]] = brain
+        loaded[brain.name.removeprefix("brain:")] = brain
     app = FastAPI(title="duelo", version=duelo.__version__, description=__doc__)
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        """422 naming each field, without echoing its value (a NaN or an infinity the
+        client sent cannot be written back as JSON, and FastAPI's own answer would be 500)."""
+        detail = [{k: e[k] for k in ("loc", "msg", "type") if k in e} for e in error.errors()]
+        return JSONResponse({"detail": detail}, 422)
 
     def known_system(system: str) -> None:
         if system not in SYSTEMS:
@@ -207,9 +234,10 @@ def create_app(brains: Sequence[str] = ()) -> FastAPI:
                 )
         variant = {} if request.scenario is None else {"scenario": request.scenario}
         try:
-            ruleset = SYSTEMS[system].ruleset(**variant)
+            SYSTEMS[system].check_variant(variant, "scenario")
         except ValueError as error:
-            raise HTTPException(422, f"scenario: {error}") from None
+            raise HTTPException(422, str(error)) from None
+        ruleset = SYSTEMS[system].ruleset(**variant)
         policies = tuple(
             loaded[name.removeprefix("brain:")]
             if name.startswith("brain:")

@@ -44,6 +44,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from duelo.envs.core import bounded_json
 from duelo.envs.core.referee import PolicyFault, summary
 
 MODE_VARIABLE = "DUELO_SANDBOX"
@@ -241,13 +242,13 @@ class SandboxedPolicy:
     def _send(self, message: dict[str, Any]) -> None:
         child = self._child
         if child is None or child.stdin is None:
-            raise PolicyFault("its process is gone")
+            raise PolicyFault("had its process gone")
         try:
             child.stdin.write(json.dumps(message).encode() + b"\n")
             child.stdin.flush()
         except OSError:
             self.close()
-            raise PolicyFault("its process ended") from None
+            raise PolicyFault("ended its process") from None
 
     def _receive(self, timeout: float | None, what: str) -> dict[str, Any]:
         try:
@@ -258,13 +259,13 @@ class SandboxedPolicy:
         if line is None:
             code = self._child.wait() if self._child is not None else None
             self.close()
-            raise PolicyFault(f"its process ended without an answer (exit status {code})")
+            raise PolicyFault(f"ended its process without an answer (exit status {code})")
         if line == _TOO_LONG:
             self.close()
             raise PolicyFault(f"answered more than {MAX_LINE} bytes in one line")
         try:
-            answer = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            answer = bounded_json.loads(line, "answer", MAX_LINE)
+        except ValueError:  # not JSON, too deep, too long a number...
             answer = None
         if not isinstance(answer, dict) or not ({"action", "error", "ready"} & answer.keys()):
             self.close()

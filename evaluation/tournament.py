@@ -35,6 +35,7 @@ import signal
 import warnings
 import zlib
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
@@ -49,6 +50,7 @@ try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; a second writer is not detected there
     fcntl = None
+from duelo.envs.core import bounded_json
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import summary
 from duelo.envs.core.runner import play_duel
@@ -394,6 +396,10 @@ def checked_records(path: Path, records: list[Any], spec: TournamentSpec) -> lis
     return kept
 
 
+MAX_COUNT = 2**31 - 1
+"""Decisions, rounds or games a record may count (a duel's round cap keeps them small)."""
+
+
 def _check_fields(where: str, record: dict[str, Any]) -> None:
     """Refuse a record whose fields have the wrong types or contradict each other."""
     for name, types in RECORD_TYPES.items():
@@ -408,12 +414,17 @@ def _check_fields(where: str, record: dict[str, Any]) -> None:
     if record["truncated"] and record["winner"] is not None:
         raise ValueError(f"{where}: a truncated duel has no winner")
     for count in ("decisions", "rounds", "game"):
-        if record[count] < 0:
-            raise ValueError(f"{where}: {count} is negative ({record[count]})")
+        if not 0 <= record[count] <= MAX_COUNT:
+            raise ValueError(f"{where}: {count} {record[count]} must lie in 0..{MAX_COUNT}")
+
+
+MAX_RECORD_BYTES = 1 << 20
+"""A record is a few hundred bytes (a variant that gives fighters whole, a few kB)."""
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
-    """The complete records of a results file; a torn last line is cut off the file."""
+    """The complete records of a results file; a torn last line is cut off the file. A line
+    that is not bounded JSON (`bounded_json`) is a ValueError naming the file and line."""
     if not path.exists():
         return []
     records = []
@@ -422,10 +433,8 @@ def read_records(path: Path) -> list[dict[str, Any]]:
         for line in stream:
             if not line.endswith(b"\n"):
                 break  # a write cut short by a kill
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{path}: line {len(records) + 1} is not JSON: {error}") from error
+            where = f"{path}: line {len(records) + 1}"
+            records.append(bounded_json.loads(line, where, MAX_RECORD_BYTES))
             keep += len(line)
     if keep != path.stat().st_size:
         with path.open("r+b") as stream:
@@ -489,11 +498,15 @@ def root_seed(spec: TournamentSpec, out: Path) -> int | None:
         return spec.seed
     secret = out / SECRET_FILE
     if secret.exists():
-        return int(secret.read_text(encoding="utf-8"))
-    if (out / SPEC_FILE).exists():
-        seed = json.loads((out / SPEC_FILE).read_text(encoding="utf-8"))["seed"]
-        return seed if isinstance(seed, int) else None
-    return None
+        seed = bounded_json.loads(secret.read_bytes(), str(secret), MAX_RECORD_BYTES)
+    elif (out / SPEC_FILE).exists():
+        saved = bounded_json.loads(
+            (out / SPEC_FILE).read_bytes(), str(out / SPEC_FILE), MAX_RECORD_BYTES
+        )
+        seed = saved.get("seed") if isinstance(saved, dict) else None
+    else:
+        return None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0 else None
 
 
 def _spec_json(spec: TournamentSpec) -> str:
@@ -504,8 +517,8 @@ def _same_tournament(spec: TournamentSpec, spec_path: Path) -> bool:
     """Whether `spec_path` saved `spec`'s tournament; a spec whose seed is to be drawn
     matches one saved with its drawn seed (or with none yet)."""
     try:
-        saved = json.loads(spec_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+        saved = bounded_json.loads(spec_path.read_bytes(), str(spec_path), MAX_RECORD_BYTES)
+    except (OSError, ValueError):
         return False
     ours = json.loads(_spec_json(spec))
     if spec.seed is None and isinstance(saved, dict):
@@ -527,6 +540,31 @@ def _locked(path: Path, mode: str) -> TextIO:
             f"{path} is being written by another run: wait for it, or choose another --out"
         ) from None
     return stream
+
+
+@contextmanager
+def writing_folder(out: Path) -> Iterator[None]:
+    """Hold `out` for one command: a second command writing the same folder at once (two
+    systems into one --out, whose combined report.md and summary.json would be the last
+    one's only) is refused before any work. The folder is made to be locked, and removed
+    again if the command left it empty; the lock goes with the process."""
+    made = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(out, os.O_RDONLY)
+    try:
+        if fcntl is not None:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                raise FileExistsError(
+                    f"{out} is being written by another duelo command: wait for it, or "
+                    "choose another --out"
+                ) from None
+        yield
+    finally:
+        os.close(descriptor)
+        if made and not any(out.iterdir()):
+            out.rmdir()
 
 
 def _play(

@@ -290,13 +290,69 @@ class ProtocolForger(_Hostile):
 
     name = "protocol_forger"
 
+    def forged(self, rng: np.random.Generator) -> str:
+        import json
+
+        return json.dumps({"action": 0.5, "rng": rng.bit_generator.state})
+
     def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         import gc
         import io
-        import json
 
         for o in gc.get_objects():
             if isinstance(o, io.TextIOWrapper) and o.writable() and o.fileno() > 2:
-                o.write(json.dumps({"action": 0.5, "rng": rng.bit_generator.state}) + "\n")
+                o.write(self.forged(rng) + "\n")
                 o.flush()
         return _first_legal(action_mask)
+
+
+class DeepAnswerer(ProtocolForger):
+    """Answers with JSON nested 200,000 deep (a plain `json.loads` raises RecursionError)."""
+
+    name = "deep_answerer"
+
+    def forged(self, rng: np.random.Generator) -> str:
+        return "[" * 200_000 + "]" * 200_000
+
+
+class HugeIntAnswerer(ProtocolForger):
+    """Answers with a 5,000-digit action (a plain `json.loads` raises a bare ValueError)."""
+
+    name = "huge_int_answerer"
+
+    def forged(self, rng: np.random.Generator) -> str:
+        return '{"action": ' + "9" * 5000 + "}"
+
+
+class BuildHanger(_Hostile):
+    """Never finishes being built."""
+
+    name = "build_hanger"
+
+    def __init__(self) -> None:
+        time.sleep(3600)
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        return 0
+
+
+class BuildExiter(_Hostile):
+    """Ends its process while it is built (a tournament once died of it, exit status 9)."""
+
+    name = "build_exiter"
+
+    def __init__(self) -> None:
+        os._exit(9)
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        return 0
+
+
+class BuildRaiser(_Hostile):
+    name = "build_raiser"
+
+    def __init__(self) -> None:
+        raise RuntimeError("no brain today")
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        return 0

@@ -99,7 +99,7 @@ def _rename_field(folder: Path, key: str, entry: int, name: str) -> None:
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
-        (lambda f: (f / MANIFEST).write_text("{not json", encoding="utf-8"), "not a readable JSON"),
+        (lambda f: (f / MANIFEST).write_text("{not json", encoding="utf-8"), "not JSON"),
         (lambda f: (f / MANIFEST).unlink(), "no such file"),
         (lambda f: edit_manifest(f, format="pickle"), "not a duelo-brain manifest"),
         (lambda f: edit_manifest(f, format_version=9), "format version 9"),
@@ -243,7 +243,7 @@ def _zero_manifest(folder: Path) -> None:
             lambda f: edit_manifest(
                 f, network={"hidden": [16, 8], "activation": "tanh", "clip": float("nan")}
             ),
-            "network.clip must be a positive",
+            "NaN is not a JSON number",
         ),
         (
             lambda f: edit_manifest(
@@ -257,8 +257,8 @@ def _zero_manifest(folder: Path) -> None:
         ),
         (lambda f: edit_manifest(f, name=["a", "list"]), "field 'name' is"),
         (lambda f: edit_manifest(f, network=[1, 2]), "field 'network' is"),
-        (_big_int_manifest, "not a readable JSON"),
-        (_deep_manifest, "not a readable JSON manifest|nested deeper"),
+        (_big_int_manifest, "not JSON .an integer of 5000 digits"),
+        (_deep_manifest, "nested deeper than 16 levels"),
         (_fifo_manifest, "not a regular file"),
         (_zero_manifest, "not a regular file"),
         (

@@ -57,7 +57,7 @@ def test_a_tournament_survives_hangs_and_exits(tmp_path: Path, workers: int) -> 
         assert record["forfeit"] in hostile_sides, record
     reasons = " ".join(record["reason"] for record in records)
     assert "took more than 0.5 s for a move and was stopped" in reasons
-    assert "its process ended without an answer (exit status 3)" in reasons
+    assert "ended its process without an answer (exit status 3)" in reasons
 
 
 def test_an_opponent_that_cheats_forfeits_in_the_env() -> None:

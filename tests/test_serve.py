@@ -20,7 +20,9 @@ from duelo.envs.core.dice import GeneratorDice  # noqa: E402
 from duelo.envs.systems import SYSTEMS  # noqa: E402
 from duelo.serve import MAX_BODY, create_app  # noqa: E402
 
-CLIENT = TestClient(create_app(["dunwich", "infierno"]), raise_server_exceptions=False)
+CLIENT = TestClient(
+    create_app(["dunwich", "infierno"]), base_url="http://localhost", raise_server_exceptions=False
+)
 
 
 def decision(system: str) -> tuple[np.ndarray, np.ndarray]:

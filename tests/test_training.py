@@ -276,7 +276,9 @@ def test_a_finished_run_resumes_with_more_timesteps_keeping_its_logs(tmp_path: P
     brain = training.train(short(n_timesteps=2048), tmp_path, resume=True)  # extends
     assert load_brain(brain).manifest["evaluation"]["timesteps"] >= 2048
     assert (tmp_path / "logs" / "progress.csv").read_text() == first_log
-    assert (tmp_path / "logs" / "from_1024" / "progress.csv").read_text().count("\n") >= 2
+    # two legs resumed from the 1024 checkpoint: each its own logs (the first learnt nothing)
+    assert (tmp_path / "logs" / "from_1024" / "progress.csv").exists()
+    assert (tmp_path / "logs" / "from_1024.2" / "progress.csv").read_text().count("\n") >= 2
     rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()
     assert [row.split(",")[0] for row in rows] == ["512", "1024", "1536", "2048"]
 
@@ -354,7 +356,7 @@ def test_a_crash_before_the_first_checkpoint_resumes_from_the_start(
 @pytest.mark.parametrize(
     ("damaged", "content", "message"),
     [
-        (training.STATE, b"{not json", "state.json: not a readable loop state"),
+        (training.STATE, b"{not json", "state.json: not JSON"),
         (training.STATE, b"[]", "state.json: not a loop state"),
         (training.NORMALIZER, b"garbage", "normalizer.npz: not a readable normaliser"),
         (training.CHECKPOINT, b"garbage", "model.zip: not a"),

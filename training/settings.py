@@ -14,12 +14,29 @@ from typing import Any, Literal
 
 import yaml
 
+from duelo.agents.brain import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH, network_parameters
 from duelo.agents.registry import check_policy
-from duelo.envs.core.config import ConfigError, build, read_yaml_mapping
+from duelo.envs.core.config import ConfigError, build, read_yaml_mapping, shown
 from duelo.envs.systems import SYSTEMS
-from duelo.evaluation.tournament import default_suite
+from duelo.evaluation.tournament import MAX_DUELS, default_suite
 
 SETTINGS_FILE = "settings.yaml"
+INTEGER_BOUNDS = {
+    "n_timesteps": (1, 10**9),
+    "seed": (0, 2**32 - 1),  # numpy's legacy global seed, which SB3 sets
+    "n_envs": (1, 256),
+    "n_steps": (1, 1 << 16),
+    "batch_size": (2, 1 << 16),  # one sample's normalised advantage is NaN
+    "n_epochs": (1, 100),
+    "eval_every": (1, 10**9),
+    "eval_duels": (2, MAX_DUELS),
+    "checkpoint_every": (1, 10**9),
+    "torch_threads": (1, 256),
+    "max_snapshots": (0, 64),
+    "teacher_decisions": (0, 10**8),
+}
+"""What each integer setting may be: bounds a run can finish within (10^9 steps is some
+days at the engine's speed; an update of 100 epochs is far past what PPO uses)."""
 
 
 @dataclass(frozen=True)
@@ -89,21 +106,18 @@ class TrainSettings:
             raise ValueError(f"env_id {self.env_id!r} is not a duelo env id")
         if self.opponent_weights and len(self.opponent_weights) != len(self.opponents):
             raise ValueError("opponent_weights needs one weight per opponent")
-        for name in (
-            "n_timesteps",
-            "n_envs",
-            "n_steps",
-            "batch_size",
-            "n_epochs",
-            "eval_every",
-            "eval_duels",
-            "checkpoint_every",
-            "torch_threads",
-        ):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be positive")
+        for name, (low, high) in INTEGER_BOUNDS.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise ValueError(f"{name} {shown(value)} must lie in {low}..{high:,}")
         if self.eval_duels % 2:
             raise ValueError("eval_duels must be even (seats are swapped)")
+        rollout = self.n_steps * self.n_envs
+        if rollout < 2 or rollout % self.batch_size == 1:  # one sample: its advantage is NaN
+            raise ValueError(
+                f"n_steps x n_envs = {rollout} would leave a minibatch of one sample, whose "
+                "normalised advantage is NaN: choose a batch_size that divides it"
+            )
         SYSTEMS[self.system].check_variant(self.env_kwargs, "env_kwargs")
         if self.suite and self.scenarios:
             raise ValueError("train across scenarios or across the suite (suite: true), not both")
@@ -131,10 +145,19 @@ class TrainSettings:
             if not (math.isfinite(value) and above and value <= high):
                 bracket = "[" if low_allowed else "("
                 raise ValueError(f"{name} {value} must lie in {bracket}{low}, {high}]")
-        if not 1 <= len(self.net_arch) <= 8 or not all(1 <= w <= 4096 for w in self.net_arch):
-            raise ValueError(f"net_arch {list(self.net_arch)}: 1 to 8 widths in 1..4096")
-        if self.max_snapshots < 0:
-            raise ValueError("max_snapshots must be 0 or more")
+        if not 1 <= len(self.net_arch) <= MAX_LAYERS or not all(
+            1 <= w <= MAX_WIDTH for w in self.net_arch
+        ):
+            raise ValueError(
+                f"net_arch {shown(list(self.net_arch))}: 1 to {MAX_LAYERS} widths in 1..{MAX_WIDTH}"
+            )
+        ruleset = SYSTEMS[self.system].ruleset
+        widths = [ruleset.observation_spec.size, *self.net_arch, len(ruleset.actions)]
+        if network_parameters(widths) > MAX_PARAMETERS:
+            raise ValueError(
+                f"net_arch {list(self.net_arch)}: {network_parameters(widths):,} parameters, "
+                f"more than the {MAX_PARAMETERS:,} a brain may have"
+            )
         if any(not math.isfinite(w) or w < 0 for w in self.opponent_weights) or (
             self.opponent_weights and sum(self.opponent_weights) <= 0
         ):
@@ -145,8 +168,6 @@ class TrainSettings:
             check_policy(name, self.system)  # an unknown name fails here, not mid-run
         if bool(self.teacher) != (self.teacher_decisions > 0):
             raise ValueError("teacher and teacher_decisions come together, or neither")
-        if self.teacher_decisions < 0:
-            raise ValueError("teacher_decisions must be 0 or more")
         if self.teacher:
             check_policy(self.teacher, self.system, self.variants[0])
 

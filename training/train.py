@@ -31,7 +31,9 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 import duelo  # noqa: F401  (registers the env ids)
 from duelo.agents.brain import load_brain
 from duelo.agents.registry import make_policy
+from duelo.envs.core import bounded_json
 from duelo.envs.core.policy import Policy
+from duelo.envs.core.referee import summary
 from duelo.envs.fast import ENGINES
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.report import Tally, score_of_a, setup_label
@@ -39,6 +41,7 @@ from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
 from duelo.training.export import (
     checkpoint_policy_state,
     copy_brain,
+    fsync,
     replace_folder,
     write_brain,
 )
@@ -51,6 +54,8 @@ CHECKPOINT = f"{CHECKPOINT_DIR}/model.zip"
 NORMALIZER = f"{CHECKPOINT_DIR}/normalizer.npz"
 STATE = f"{CHECKPOINT_DIR}/state.json"
 EVALUATIONS = "evaluations.csv"
+EVALUATION_FIELDS = 6
+"""An evaluations.csv row: steps, opponent, duels, score, low, high."""
 LATEST_BRAIN = "brain"
 SNAPSHOTS = "snapshots"
 """Brains of the learner at each evaluation (and `final`), the self-play pool's source."""
@@ -323,11 +328,12 @@ def train(settings: TrainSettings, run: Path, resume: bool = False, engine: str 
     if resume:
         state.update(read_state(run))
         state["resumed_at"] = state["timesteps"]
+        forget_evaluations_after(run, state["timesteps"])
 
     # --- envs: n_envs in one process, observations normalised ---
     pool = OpponentPool(settings, np.random.default_rng([settings.seed, state["timesteps"]]))
     for name in state["snapshots"]:
-        pool.add_snapshot(run / SNAPSHOTS / name, settings.system)
+        pool.add_snapshot(snapshot_folder(run, name), settings.system)
     venv = VecNormalize(
         make_venv(settings, pool, engine),
         norm_obs=True,
@@ -375,9 +381,7 @@ def train(settings: TrainSettings, run: Path, resume: bool = False, engine: str 
         formats.append("tensorboard")
     except ImportError:
         pass
-    # a resumed leg logs beside the earlier ones (SB3's CSV writer starts its file afresh)
-    logs = run / "logs" / (f"from_{state['timesteps']}" if resume else "")
-    logger = configure(str(logs), formats)
+    logger = configure(str(leg_logs(run, state["timesteps"]) if resume else run / "logs"), formats)
     model.set_logger(logger)
 
     # --- imitation: a warm start from a teacher, before the first checkpoint ---
@@ -424,15 +428,67 @@ def train(settings: TrainSettings, run: Path, resume: bool = False, engine: str 
     return export_run(run, run / LATEST_BRAIN)
 
 
+def leg_logs(run: Path, timesteps: int) -> Path:
+    """A folder of its own for the logs of a leg resumed at `timesteps` (SB3's CSV writer
+    starts its file afresh): `logs/from_N`, or `from_N.2`... where a leg resumed from that
+    checkpoint before, and was stopped before its next one, logged already."""
+    logs = run / "logs" / f"from_{timesteps}"
+    leg = 1
+    while logs.exists():
+        leg += 1
+        logs = run / "logs" / f"from_{timesteps}.{leg}"
+    return logs
+
+
+def forget_evaluations_after(run: Path, timesteps: int) -> None:
+    """Drop the rows of `evaluations.csv` a leg wrote after the checkpoint it is resumed
+    from (it was stopped before its next one; the resumed leg evaluates those steps again),
+    so each evaluation is one row; a row half-written by a kill goes too. Written aside
+    and renamed: a kill leaves one whole file."""
+    path = run / EVALUATIONS
+    if not path.exists():
+        return
+    with path.open(newline="", encoding="utf-8") as stream:
+        rows = list(csv.reader(stream))
+    kept = [row for row in rows if len(row) == EVALUATION_FIELDS and _at_most(row[0], timesteps)]
+    if len(kept) == len(rows):
+        return
+    fresh = path.with_name(f".{EVALUATIONS}.new")
+    with fresh.open("w", newline="", encoding="utf-8") as stream:
+        csv.writer(stream).writerows(kept)
+    fsync(fresh)
+    os.replace(fresh, path)
+
+
+def _at_most(steps: str, timesteps: int) -> bool:
+    return steps.isdigit() and int(steps) <= timesteps
+
+
+MAX_STATE_BYTES = 1 << 20
+"""A loop state is a few kB: the snapshots' names and two evaluations."""
+STATE_FIELDS = {
+    "timesteps": int,
+    "next_eval": int,
+    "next_checkpoint": int,
+    "snapshots": list,
+    "last_evaluation": dict,
+    "best": dict,
+}
+"""The loop state's fields and their types, checked when a run is resumed or exported."""
+
+
 def read_state(run: Path) -> dict[str, Any]:
     """The loop state of a checkpoint, or a ValueError naming the file."""
     path = run / STATE
     try:
-        state = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise ValueError(f"{path}: not a readable loop state ({error})") from None
+        state = bounded_json.loads(path.read_bytes(), str(path), MAX_STATE_BYTES)
+    except OSError as error:
+        raise ValueError(f"{path}: not a readable loop state ({error.strerror})") from None
     if not isinstance(state, dict) or not isinstance(state.get("timesteps"), int):
         raise ValueError(f"{path}: not a loop state (no timesteps)")
+    for key, kind in STATE_FIELDS.items():
+        if key in state and (not isinstance(state[key], kind) or isinstance(state[key], bool)):
+            raise ValueError(f"{path}: {key} is {summary(repr(state[key]))}")
     return state
 
 
@@ -471,14 +527,31 @@ def export_run(run: Path, out: Path, best: bool = False) -> Path:
     recover_checkpoint(run)
     if not (run / CHECKPOINT).exists():
         raise FileNotFoundError(f"{run / CHECKPOINT}: no checkpoint in this run directory")
+    state = read_state(run)
     if best:
-        record = read_state(run).get("best")
+        record = state.get("best")
         if not record:
             raise FileNotFoundError(f"{run / STATE}: no evaluation has been recorded yet")
-        return copy_brain(run / SNAPSHOTS / record["snapshot"], out, record["evaluation"])
+        if not isinstance(record, dict) or not isinstance(record.get("evaluation"), dict):
+            raise ValueError(f"{run / STATE}: best is not a recorded evaluation")
+        return copy_brain(snapshot_folder(run, record.get("snapshot")), out, record["evaluation"])
+    evaluation = state.get("last_evaluation")
+    if not isinstance(evaluation, dict):
+        raise ValueError(f"{run / STATE}: last_evaluation is not a recorded evaluation")
     settings = load_settings(run / SETTINGS_FILE)
     policy_state = checkpoint_policy_state(run / CHECKPOINT)  # no unpickling: weights only
-    state = read_state(run)
     saved = read_normalizer(run)
     mean, var = saved["mean"], saved["var"]
-    return write_brain(out, policy_state, mean, var, settings, state["last_evaluation"], out.name)
+    return write_brain(
+        out, policy_state, mean, var, settings, evaluation, out.name, source=run / CHECKPOINT
+    )
+
+
+def snapshot_folder(run: Path, name: Any) -> Path:
+    """The run's snapshot called `name` in its state: a folder name under `snapshots/`,
+    never a path that leads out of the run."""
+    if not isinstance(name, str) or name in ("", ".", "..") or Path(name).name != name:
+        raise ValueError(
+            f"{run / STATE}: snapshot {summary(repr(name))} is not the name of a snapshot folder"
+        )
+    return run / SNAPSHOTS / name

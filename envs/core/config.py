@@ -8,7 +8,9 @@ file, the key and the value. YAML is read with `yaml.safe_load` only.
 from __future__ import annotations
 
 import dataclasses
+import math
 import reprlib
+import stat
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -71,11 +73,26 @@ def packaged_config(relative: str) -> Path:
     return Path(str(resources.files("duelo.configs").joinpath(relative)))
 
 
+MAX_INT = 2**63 - 1
+"""The largest integer a setting may hold: it fits the batched engine's int64 arrays, and
+the ranges a ruleset checks next are all far inside it."""
+MAX_CONFIG_BYTES = 1 << 20
+"""A config file is a few kB; past a MiB it is refused before YAML parses it (a 20 MB file
+took PyYAML over a minute)."""
+
+
 def read_yaml_mapping(path: str | Path) -> dict[str, Any]:
-    """A YAML file whose top level is a mapping of ids to entries."""
+    """A YAML file whose top level is a mapping of ids to entries: a regular file of at
+    most `MAX_CONFIG_BYTES`, read with `yaml.safe_load`."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise ConfigError(f"{path}: not a regular file")
+        with path.open("rb") as stream:
+            data = stream.read(MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: more than the {MAX_CONFIG_BYTES} bytes a config may hold")
+        text = data.decode("utf-8")
     except OSError as error:
         raise ConfigError(f"{path}: cannot read ({error.strerror})") from error
     except UnicodeDecodeError as error:
@@ -182,11 +199,19 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ConfigError(f"{where}: expected an integer, got {shown(value)}")
+        if not -MAX_INT <= value <= MAX_INT:
+            raise ConfigError(f"{where}: {shown(value)} is past the range of any setting")
         return value
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(f"{where}: expected a number, got {shown(value)}")
-        return float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an int past 1.8e308
+            number = math.inf
+        if not math.isfinite(number):
+            raise ConfigError(f"{where}: {shown(value)} is not a finite number")
+        return number
     if hint is str:
         if not isinstance(value, str):
             raise ConfigError(f"{where}: expected a string, got {shown(value)}")

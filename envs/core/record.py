@@ -15,6 +15,8 @@ from enum import Enum
 from functools import cache
 from typing import Any, ClassVar, NamedTuple, Self
 
+from duelo.envs.core.config import shown
+
 
 class Event(NamedTuple):
     """One line of the duel's narration: a roll, an effect, a decision.
@@ -61,7 +63,7 @@ and the registered episode limit stays out of any legal duel's reach."""
 def check_round_cap(value: int, name: str = "round_cap") -> None:
     """The one check of a rules option that caps the rounds (every system's options)."""
     if not 1 <= value <= MAX_ROUND_CAP:
-        raise ValueError(f"{name} {value} must lie in 1..{MAX_ROUND_CAP}")
+        raise ValueError(f"{name} {shown(value)} must lie in 1..{MAX_ROUND_CAP}")
 
 
 @dataclass(kw_only=True)

@@ -79,8 +79,8 @@ class FastDuelEnv(gym.Env):
             )
         engine, mask = self.engine, self._mask
         number = action if type(action) is int else action_number(action)
-        self._action[0] = number
         illegal = not (0 <= number < mask.size and mask[number])
+        self._action[0] = -1 if illegal else number  # -1: illegal to the engine, and fits int64
         if illegal and self.illegal_action == "raise":
             check_legal(self.ruleset, None, int(self._seat[0]), number, mask)
         engine.advance(self._action)

@@ -20,8 +20,9 @@ from duelo.envs.core.config import (
     require_fighters,
     require_known,
     require_printable,
+    shown,
 )
-from duelo.envs.core.record import check_round_cap
+from duelo.envs.core.record import MAX_ROUND_CAP, check_round_cap
 
 
 class Category(StrEnum):
@@ -246,15 +247,25 @@ class InfiernoOptions:
     """§9: rounds before the duel is truncated as a draw."""
 
     def __post_init__(self) -> None:
-        for name in ("max_duel_repeats", "stunned_defense_penalty", "sequel_penalty"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} {getattr(self, name)} must be >= 0")
-        for name in ("partial_concealment_miss", "total_concealment_miss"):
-            if not 0 <= getattr(self, name) <= 100:
-                raise ValueError(f"{name} {getattr(self, name)} must be a percentage 0..100")
-        if self.speed < 1 or self.arena < 2:
-            raise ValueError("speed and arena must be positive (arena >= 2)")
+        for name, (low, high) in OPTION_BOUNDS.items():
+            if not low <= getattr(self, name) <= high:
+                raise ValueError(f"{name} {shown(getattr(self, name))} must lie in {low}..{high}")
+        if self.speed > self.arena:
+            raise ValueError(f"speed {self.speed} must not pass the arena's {self.arena} squares")
         check_round_cap(self.round_cap)
+
+
+OPTION_BOUNDS = {
+    "max_duel_repeats": (0, MAX_ROUND_CAP),  # at most one repeat a round
+    "stunned_defense_penalty": (0, 50),  # Defense is 10..60 (§3)
+    "partial_cover_defense": (0, 50),
+    "sequel_penalty": (0, 20),  # a d20 test's whole range
+    "partial_concealment_miss": (0, 100),  # percentages
+    "total_concealment_miss": (0, 100),
+    "speed": (1, 999),
+    "arena": (2, 999),  # the observation's range entry reaches 999 squares
+}
+"""The integer options' ranges: a value past them has no reading at the table."""
 
 
 @dataclass(frozen=True)
