@@ -356,3 +356,34 @@ class BuildRaiser(_Hostile):
 
     def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         return 0
+
+
+class DiceSearcher(_Hostile):
+    """Sandboxed, it holds only its generator's state: it searches the duel seeds below
+    `SEARCH`, seated either way and derived either way (the `SeedSequence` spawn that seats
+    once were, and today's keyed `seat_seed`), for the one whose PCG64 increment (which no
+    draw changes) is its own; found, the dice are `SeedSequence(seed, spawn_key=(0,))`,
+    and it forfeits naming the seed."""
+
+    name = "dice_searcher"
+    SEARCH = 1000
+
+    def __init__(self) -> None:
+        self.searched = False
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        from duelo.envs.core.runner import seat_seed
+
+        if self.searched:  # once a duel: the increment stays what it was
+            return _first_legal(action_mask)
+        self.searched = True
+        held = rng.bit_generator.state["state"]["inc"]
+        for seed in range(self.SEARCH):
+            for seat in (0, 1):
+                for derived in (
+                    np.random.SeedSequence(seed, spawn_key=(1 + seat,)),
+                    seat_seed(seed, seat),
+                ):
+                    if np.random.PCG64(derived).state["state"]["inc"] == held:
+                        raise RuntimeError(f"found the duel seed {seed}")
+        return _first_legal(action_mask)

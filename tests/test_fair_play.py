@@ -67,6 +67,33 @@ def test_a_generator_in_process_gives_no_dice_away(system_name: str) -> None:
     assert duel_streams(0)[1][0].bit_generator.seed_seq.entropy != 0  # a hash, not the seed
 
 
+def _searched(system_name: str, duels: int, tmp: Path) -> None:
+    """Sandboxed, a policy holds its generator's state only, and searches small duel seeds
+    for it: a duel of a small seed is found (the search is real); none of a tournament's
+    `duels`, whose root seed is drawn where a module policy plays."""
+    policy = "tests.hostile:DiceSearcher"
+    ruleset = SYSTEMS[system_name].ruleset()
+    searcher = SandboxedPolicy(policy, system_name, time_limit=30.0)
+    small = play_duel(ruleset, (searcher, make_policy("random", system_name)), seed=7)
+    assert "found the duel seed 7" in small.outcome.reason
+    spec = TournamentSpec(
+        system=system_name,
+        policies=(policy, f"{system_name}:random"),
+        duels=duels,
+        seed=None,
+        move_time_limit=30.0,
+    )
+    records = run_tournament(spec, tmp)
+    assert len(records) == duels
+    assert not any("found the duel seed" in r["reason"] for r in records)
+
+
+@isolated
+@pytest.mark.parametrize("system_name", sorted(SYSTEMS))
+def test_a_sandboxed_generator_gives_no_dice_away(system_name: str, tmp_path: Path) -> None:
+    _searched(system_name, 40, tmp_path)
+
+
 def _tournament(tmp: Path, policy: str, seed: int | None, duels: int = 2) -> list[dict]:
     spec = TournamentSpec(
         system="infierno",

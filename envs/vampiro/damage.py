@@ -73,6 +73,11 @@ def status(health: list[Damage], vampire: bool) -> Status:
     return Status.INCAPACITATED
 
 
+def without_blood(current: Status, vampire: bool, blood: int) -> Status:
+    """§7: an Incapacitated vampire with no blood left falls into torpor."""
+    return Status.TORPOR if vampire and current == Status.INCAPACITATED and blood <= 0 else current
+
+
 def after_soak(damage_successes: int, soak_successes: int, bashing_vs_vampire: bool) -> int:
     """Health levels taken: damage less soak; a vampire halves bashing after soak, rounding
     down (§7, §10 #10, published)."""

@@ -1,4 +1,4 @@
-"""`duelo/Vampiro-v1`: the Gymnasium face of Vampiro: La Mascarada."""
+"""`duelo/Vampiro-v2`: the Gymnasium face of Vampiro: La Mascarada."""
 
 from __future__ import annotations
 
@@ -140,14 +140,16 @@ class VampiroEnv(DuelEnv):
     Talents and Skills, botches (§3); Willpower's automatic success (§3, §10 #23,
     #26); initiative with wounds and unused Celerity, declarations in reverse
     order, actions in initiative order, extra actions at the end of the turn,
-    simultaneous full ties (§4, §10 #11, #22, #29, #31); the attacks, Dodge,
+    simultaneous full ties, both rolling with the wounds they had when the exchange
+    began (§4, §10 #11, #22, #29, #31); the attacks, Dodge,
     Block and Parry, aborts by Willpower (§5, §8.2, §10 #7, #8, #38, #40);
     multiple actions (§8.1); Celerity (§8.3, `celerity_cost`, `celerity_dice`);
     delays (§8.4);
     ranges, point blank and long range, cover, running by wound level, fleeing (§6,
     §9, §10 #24); damage, soak by damage and creature type, vampires halving
     bashing, the health track, overflow, torpor and Final Death (§7, §10 #10,
-    #28); botches: jams, drops, off balance (§7, §10 #16); clinches and bites
+    #28), torpor for an Incapacitated vampire with no blood (§7); botches: jams,
+    drops, off balance (§7, §10 #16); clinches and bites
     (§5, §10 #39); healing with blood (§10 #18, #36).
 
     Left out, and why:
@@ -157,9 +159,17 @@ class VampiroEnv(DuelEnv):
     - Draining blood with a bite (§5): "may drain", with no rate given.
     - Group rules (§5): one against one.
     - GM fiat (§10): situational difficulties, botch narratives, staking.
+    - Walking beside an action (§6, §10 #15: up to 7 m with one action): the action
+      mask of §12 lets a Strike reach only within 1 m and a Close is the whole action;
+      the review's open question (issue 29, item 6) which reading is the default.
 
     ## Version History
 
+    - v2: the rules review's fixes (issue 29): a full tie is simultaneous, both roll as
+      they stood before either blow lands (§10 #11); an Incapacitated vampire with no
+      blood falls into torpor (§7); two delayers released together act fastest first
+      (§4); Willpower does not rescue an empty pool (§10 #13); a Celerity Close at
+      touch range is lost (§10 #25).
     - v1: the rival's declaration is seen only by who declares after it (§12, §10 #30),
       with what would tell it (spent Willpower and blood, its delay, Phase 2's order);
       the option `public_declarations`; a duel the opponent ends before the learner's

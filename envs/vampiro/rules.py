@@ -23,6 +23,7 @@ from duelo.envs.vampiro.damage import (
     soak_pool,
     status,
     take,
+    without_blood,
     wound_penalty,
 )
 from duelo.envs.vampiro.observation import OBSERVATION_SPEC, observe
@@ -100,7 +101,7 @@ class VampiroRuleset:
     system = "vampiro"
     perfect_information = False
     """Hidden: blind declarations in a full tie."""
-    version = 1
+    version = 2
     actions = Action
     observation_spec = OBSERVATION_SPEC
 
@@ -339,7 +340,8 @@ class VampiroRuleset:
         """Take queued actions until one waits on a decision; a delayed fighter gets its
         moment right after its rival acts, or once its rival has nothing left (§4, §12)."""
         while state.result is None:
-            for seat, fighter in enumerate(state.fighters):
+            for seat in state.order:  # §4: two delayers at once, the faster first (seed)
+                fighter = state.fighters[seat]
                 rival_left = any(s != seat for s, _ in state.queue)
                 if fighter.delayed and (acted == 1 - seat or not rival_left):
                     state.current, state.phase = seat, Phase.DELAYED
@@ -351,9 +353,17 @@ class VampiroRuleset:
             pair = [(seat, index)]
             if state.tied and state.queue and state.queue[0][0] != seat:
                 pair.append(state.queue.pop(0))  # §10 #11: both roll, then both apply
-            for each in pair:
-                if self._perform(state, *each, dice, simultaneous=len(pair) > 1):
-                    return  # waiting on the target's choice to abort (§8.2)
+            simultaneous = len(pair) > 1
+            for fighter in state.fighters if simultaneous else ():
+                # §10 #11: both roll as they stood, before either blow lands
+                fighter.held_penalty = wound_penalty(fighter.health)
+            try:
+                for each in pair:
+                    if self._perform(state, *each, dice, simultaneous=simultaneous):
+                        return  # waiting on the target's choice to abort (§8.2)
+            finally:
+                for fighter in state.fighters:
+                    fighter.held_penalty = None
             self._settle(state)
             acted = pair[-1][0]
 
@@ -509,13 +519,13 @@ class VampiroRuleset:
         dice: Dice,
     ) -> Roll | None:
         """An action roll with the turn's Willpower success if unused (§3, §10 #23); None
-        when the pool is empty: the action cannot be attempted (§10 #13)."""
+        when the pool is empty: the action cannot be attempted, Willpower or not (§10 #13)."""
         me = state.fighters[seat]
-        willpower = me.willpower_success
-        me.willpower_success = False
-        if pool <= 0 and not willpower:
+        if pool <= 0:  # §10 #13: not even Willpower rescues it; its success waits for a roll
             state.say(seat, "{} has no dice left to {}", me.name, what)
             return None
+        willpower = me.willpower_success
+        me.willpower_success = False
         specialty = self.options.specialty_mode if ability in me.character.specialties else "none"
         faces = _roll(dice, pool, what)
         result = read_pool(
@@ -607,7 +617,9 @@ class VampiroRuleset:
         soaked = read_pool(soak_faces, STANDARD, ones_cancel=ones).net
         halve = kind == Damage.BASHING and c.vampire and self.options.halve_bashing_vs_vampires
         levels = after_soak(hits, soaked, halve)
-        them.status = take(them.health, levels, kind, c.vampire)
+        them.status = without_blood(
+            take(them.health, levels, kind, c.vampire), c.vampire, them.blood
+        )
         state.say(
             seat,
             "Damage {} = {} {}; {} soaks {} = {}: {} level(s), {}",
@@ -685,9 +697,11 @@ class VampiroRuleset:
         return True  # DODGE, BLOCK_PARRY, DELAY
 
     def _move_possible(self, state: VampiroState, seat: int, move: Move) -> bool:
-        """A non-attack action's preconditions when it comes up (§10 #25): nobody runs
-        out of a clinch, and a heal needs blood and a wound to close."""
+        """A non-attack action's preconditions when it comes up (§10 #25): nobody closes
+        in at touch range or runs out of a clinch, and a heal needs blood and a wound."""
         me = state.fighters[seat]
+        if move == Move.CLOSE and state.range <= TOUCH:
+            return False  # §10 #25: a Celerity Close at touch range is lost
         if move in (Move.CLOSE, Move.OPEN):
             return not me.clinched and _speed(me) > 0
         if move == Move.HEAL:
@@ -753,7 +767,8 @@ def action_pool(me: Fighter, ability: str, attribute: str, penalty: int) -> tupl
     c = me.character
     rating = getattr(c, ability)
     target = STANDARD + (1 if rating == 0 and ability in SKILLS else 0)
-    pool = getattr(c, attribute) + rating - wound_penalty(me.health) - penalty
+    wounds = wound_penalty(me.health) if me.held_penalty is None else me.held_penalty
+    pool = getattr(c, attribute) + rating - wounds - penalty
     if attribute == "destreza":
         pool -= me.armour.penalty
     return pool, target

@@ -148,6 +148,9 @@ class Fighter:
     delayed: bool = False
     shots: int = 0
     """Shots fired this turn (at most the weapon's rate, §8.1)."""
+    held_penalty: int | None = None
+    """The wound penalty its rolls use during a simultaneous exchange: the one it had when
+    the exchange began, whatever lands in it (§10 #11); None otherwise."""
 
     @property
     def out(self) -> bool:
