@@ -18,7 +18,7 @@ import numpy as np
 from duelo.agents.plans import first_legal
 from duelo.envs.core.observation import FieldReader
 from duelo.envs.vampiro.damage import soak_pool
-from duelo.envs.vampiro.observation import OBSERVATION_SPEC
+from duelo.envs.vampiro.observation import OBSERVATION_SPEC, PLAN
 from duelo.envs.vampiro.odds import difficulty, pool
 from duelo.envs.vampiro.setup import Damage
 from duelo.envs.vampiro.state import Action, modifier
@@ -139,7 +139,8 @@ class Side:
             if distance > 1 or self.clinched:
                 return 0.0  # clinched already, CLINCH breaks free
             dice = self.strength + self.brawl - self.wounds - penalty
-            hold = _attack(dice, STANDARD, self.strength, 0, target.soak(Damage.BASHING), False)
+            bashing = target.soak(Damage.BASHING)  # a vampire halves it (§7, §10 #10)
+            hold = _attack(dice, STANDARD, self.strength, 0, bashing, target.vampire)
             if not self.vampire:
                 return hold
             held = Side(**{**self.__dict__, "clinched": True})  # a bite follows (§5)
@@ -157,7 +158,8 @@ class Side:
             dice, base, kind = dex + skill, self.strength + self.bonus, self.weapon_type
         else:
             plus = move in (A.KICK, A.BITE)
-            target_diff = STANDARD + (move == A.KICK)
+            held = self.clinched and move in (A.KICK, A.STRIKE)  # §10 #39: +1 when clinched
+            target_diff = STANDARD + (move == A.KICK) + held
             kind = Damage.AGGRAVATED if move == A.BITE else Damage.BASHING
             dice, base = dex + self.brawl, self.strength + plus
         if dice <= 0:
@@ -165,6 +167,42 @@ class Side:
         defence = 0 if dodge is None else target.dodge_net(dodge)
         halve = kind == Damage.BASHING and target.vampire
         return _attack(dice, target_diff, base, defence, target.soak(kind), halve)
+
+
+PASSIVE_PLANS = (A.DODGE, A.BLOCK_PARRY, A.CLOSE, A.OPEN, A.RELOAD, A.AIM, A.HEAL)
+"""Declared plans that bring no blow this turn (a Celerity action repeats the plan)."""
+
+
+@dataclass(frozen=True)
+class Rival:
+    """What the rival declared, where the observation shows it (it declared first, §12):
+    whether it attacks at all this turn, and the Dodge penalty it declared (0 for a
+    Dodge, 3 for Attack + Dodge; None without one)."""
+
+    attacks: bool
+    dodge: int | None
+
+    @classmethod
+    def of(cls, read: FieldReader) -> Rival:
+        if not read("plan", "opponent.known"):
+            return cls(attacks=True, dodge=None)
+        plan = next((p for p in A if read_plan(read, p)), None)
+        dodge = {A.DODGE: 0, A.ATTACK_DODGE: 3}.get(plan) if plan is not None else None
+        return cls(attacks=plan not in PASSIVE_PLANS, dodge=dodge)
+
+    def threat(self, them: Side, me: Side, distance: float, dodge: int | None) -> float:
+        """`them.threat`, or nothing when the rival declared no attack."""
+        return them.threat(me, distance, dodge) if self.attacks else 0.0
+
+
+def read_plan(read: FieldReader, plan: Action) -> bool:
+    """Whether the rival's known declaration is `plan` (plans outside the observation's
+    one-hot, the modifiers and the aborts, are never declared)."""
+    field = f"opponent.{plan.name.lower()}"
+    return field in PLAN_FIELDS and bool(read("plan", field))
+
+
+PLAN_FIELDS = frozenset(f"opponent.{name}" for name in PLAN[1:-2])
 
 
 def _read(observation: Mapping[str, np.ndarray]) -> FieldReader:
@@ -233,7 +271,9 @@ class ExpertKindred:
     """Exact pool odds for the fighters in the duel (module docstring).
 
     - Plan: the attack (or attack with a kept Dodge) of best expected levels dealt less
-      levels taken back from the rival's best attack; a gun that jammed or ran dry is
+      levels taken back from the rival's best attack; where it saw the rival's plan (the
+      rival declared first, §12), its blows meet the Dodge the rival declared, and a
+      rival that declared no attack takes nothing back; a gun that jammed or ran dry is
       reloaded; out of reach, it closes in when it hits harder up close, or keeps its
       distance and shoots; a vampire heals when badly hurt and the rival is out of reach.
     - Modifiers: every Celerity action it can pay for on an attack, keeping a blood point
@@ -266,8 +306,9 @@ class ExpertKindred:
             spend = [A.ABORT_BLOCK_WP, A.ABORT_DODGE_WP] if me.hp <= 3 else []
             parry = [A.ABORT_BLOCK_ROLL] if me.melee_weapon else []
             return first_legal(action_mask, [*spend, *parry, A.ABORT_DODGE_ROLL])
-        threat = them.threat(me, distance, None)
-        values = self._plan_values(action_mask, me, them, distance)
+        rival = Rival.of(read)
+        threat = rival.threat(them, me, distance, None)
+        values = self._plan_values(action_mask, me, them, distance, rival)
         if action_mask[A.HEAL] and me.hp <= 3 and threat == 0:
             return int(A.HEAL)
         if values:
@@ -276,27 +317,31 @@ class ExpertKindred:
 
     @staticmethod
     def _plan_values(
-        action_mask: np.ndarray, me: Side, them: Side, distance: float
+        action_mask: np.ndarray, me: Side, them: Side, distance: float, rival: Rival
     ) -> dict[int, float]:
-        """Each legal attack plan's expected health levels dealt less those taken back."""
-        threat = them.threat(me, distance, None)
+        """Each legal attack plan's expected health levels dealt (into the Dodge the rival
+        declared, if it did) less those taken back (none from a rival that declared no
+        attack)."""
+        threat = rival.threat(them, me, distance, None)
+        dodge = rival.dodge
         values: dict[int, float] = {}
         for plan in (A.SHOOT_TWICE, A.SHOOT, A.WEAPON_STRIKE, A.KICK, A.STRIKE, A.CLINCH, A.BITE):
             if action_mask[plan]:
                 if plan == A.SHOOT_TWICE:
-                    dealt = me.strike(them, A.SHOOT, 2, distance, None)
-                    dealt += me.strike(them, A.SHOOT, 3, distance, None)
+                    dealt = me.strike(them, A.SHOOT, 2, distance, dodge)
+                    dealt += me.strike(them, A.SHOOT, 3, distance, dodge)
                 else:
-                    dealt = me.strike(them, plan, 0, distance, None)
+                    dealt = me.strike(them, plan, 0, distance, dodge)
                 values[plan] = dealt - threat
         if action_mask[A.ATTACK_DODGE]:
             first = next(m for m in (A.WEAPON_STRIKE, A.STRIKE, A.SHOOT) if action_mask[m])
-            dealt = me.strike(them, first, 2, distance, None)
-            values[A.ATTACK_DODGE] = dealt - them.threat(me, distance, 3)
+            dealt = me.strike(them, first, 2, distance, dodge)
+            values[A.ATTACK_DODGE] = dealt - rival.threat(them, me, distance, 3)
         if action_mask[A.DOUBLE_ATTACK]:
             move = A.WEAPON_STRIKE if me.melee_weapon else A.STRIKE
-            dealt = me.strike(them, move, 2, distance, None)
-            values[A.DOUBLE_ATTACK] = dealt + me.strike(them, move, 3, distance, None) - threat
+            dealt = me.strike(them, move, 2, distance, dodge)
+            dealt += me.strike(them, move, 3, distance, dodge)
+            values[A.DOUBLE_ATTACK] = dealt - threat
         return values
 
     def explain(self, observation: Mapping[str, np.ndarray], action_mask: np.ndarray) -> str:
@@ -305,7 +350,7 @@ class ExpertKindred:
         if _phase(read) not in ("declare", "delayed"):
             return ""
         me, them = Side.of(read, "self"), Side.of(read, "opponent")
-        values = self._plan_values(action_mask, me, them, float(read("range")))
+        values = self._plan_values(action_mask, me, them, float(read("range")), Rival.of(read))
         best = sorted(values.items(), key=lambda item: -item[1])[:3]
         return "health levels dealt less taken: " + ", ".join(
             f"{A(a).name} {v:+.2f}" for a, v in best
