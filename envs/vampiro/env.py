@@ -144,6 +144,11 @@ class VampiroEnv(DuelEnv):
     began (§4, §10 #11, #22, #29, #31); the attacks, Dodge,
     Block and Parry, aborts by Willpower (§5, §8.2, §10 #7, #8, #38, #40);
     multiple actions (§8.1); Celerity (§8.3, `celerity_cost`, `celerity_dice`);
+    the walk beside an action (§6, §10 #15) as the option `walk_with_action`: a melee
+    attack declared up to 7 m (less when wounded) beyond its reach walks in first. It is
+    off by default, where §12's mask holds: a blow only within reach, and a Close is the
+    whole action; the digest's two sections disagree, and the mask is what every
+    policy and brain was built on;
     delays (§8.4);
     ranges, point blank and long range, cover, running by wound level, fleeing (§6,
     §9, §10 #24); damage, soak by damage and creature type, vampires halving
@@ -159,9 +164,6 @@ class VampiroEnv(DuelEnv):
     - Draining blood with a bite (§5): "may drain", with no rate given.
     - Group rules (§5): one against one.
     - GM fiat (§10): situational difficulties, botch narratives, staking.
-    - Walking beside an action (§6, §10 #15: up to 7 m with one action): the action
-      mask of §12 lets a Strike reach only within 1 m and a Close is the whole action;
-      the review's open question (issue 29, item 6) which reading is the default.
 
     ## Version History
 
@@ -169,7 +171,7 @@ class VampiroEnv(DuelEnv):
       they stood before either blow lands (§10 #11); an Incapacitated vampire with no
       blood falls into torpor (§7); two delayers released together act fastest first
       (§4); Willpower does not rescue an empty pool (§10 #13); a Celerity Close at
-      touch range is lost (§10 #25).
+      touch range is lost (§10 #25); the option `walk_with_action` (§6, §10 #15).
     - v1: the rival's declaration is seen only by who declares after it (§12, §10 #30),
       with what would tell it (spent Willpower and blood, its delay, Phase 2's order);
       the option `public_declarations`; a duel the opponent ends before the learner's

@@ -61,6 +61,8 @@ STANDARD = 6
 TOUCH, ARMED = 1.0, 2.0
 """§6: unarmed fighters touch at 1 m, armed ones fight within 2 m (the range never drops
 below 1 m: closing stops there)."""
+WALK = 7.0
+"""§6 (published): metres a walk covers, which may accompany an action (§10 #15)."""
 POINT_BLANK = 2.0
 """§6 (published): difficulty 4 within 2 m."""
 FLEE_WITHOUT_GUNS = 30.0
@@ -453,6 +455,7 @@ class VampiroRuleset:
         if move == Move.CLINCH and me.clinched:
             self._struggle(state, seat, dice)
             return
+        self._walk_in(state, seat, move)
         ability, attribute = _attack_traits(move)
         pool, target = self._action_pool(me, ability, attribute, slot.penalty)
         target += attack_difficulty(state, me, move)
@@ -714,11 +717,12 @@ class VampiroRuleset:
         me = state.fighters[seat]
         weapon = me.weapon
         if move in (Move.STRIKE, Move.KICK, Move.CLINCH):
-            return state.range <= TOUCH
+            return state.range <= TOUCH + self._walk(me)
         if move == Move.BITE:
             return me.character.vampire and me.clinched
         if move == Move.WEAPON_STRIKE:
-            return _has_melee_weapon(me) and state.range <= ARMED and not me.clinched
+            reach = ARMED + self._walk(me)
+            return _has_melee_weapon(me) and state.range <= reach and not me.clinched
         if weapon.kind != Kind.FIREARM or me.jammed or me.clinched:
             return False
         in_range = state.range <= 2 * weapon.range and me.shots < weapon.rate
@@ -727,6 +731,21 @@ class VampiroRuleset:
         if move == Move.FULL_AUTO:
             return in_range and weapon.auto and me.ammo >= max(1, weapon.clip // 2)  # §10 #19
         return in_range and me.ammo >= 1
+
+    def _walk(self, me: Fighter) -> float:
+        """How far a melee attack may walk in first (§6, §10 #15, `walk_with_action`):
+        7 m, or the wounded's own pace below that; nobody walks out of a clinch."""
+        if not self.options.walk_with_action or me.clinched:
+            return 0.0
+        return min(WALK, _speed(me))
+
+    def _walk_in(self, state: VampiroState, seat: int, move: Move) -> None:
+        """Walk to the attack's reach, if it is out of it (`_walk`)."""
+        reach = ARMED if move == Move.WEAPON_STRIKE else TOUCH
+        if move in MELEE_ATTACKS and state.range > reach:
+            me, before = state.fighters[seat], state.range
+            state.range = reach
+            state.say(seat, "{} walks in: {} m -> {} m", me.name, before, state.range)
 
     def _attack_move(self, state: VampiroState, seat: int) -> Move | None:
         """§12: the "attack" of Attack + Dodge: the first legal of a weapon strike, a

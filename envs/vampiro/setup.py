@@ -205,6 +205,10 @@ class VampiroOptions:
     """§12, §10 #30: a declaration is seen only by who declares after it, for the whole
     turn (the digest); True: by both sides once made (a full tie still declares blind,
     §10 #29), the reading that a declaration is public once spoken."""
+    walk_with_action: bool = False
+    """§6, §10 #15: a melee attack declared out of reach walks in first, up to 7 m (less
+    when wounded), as the digest lets a walk accompany one action; False: §12's mask, a
+    blow only within reach (a Close is the whole action), the default."""
     round_cap: int = 20
     """§12: turns before the fight is truncated as a draw."""
 

@@ -169,3 +169,26 @@ def test_v6_a_failure_is_not_a_botch_and_v7_a_specialty_counts_tens_twice() -> N
     assert "Damage [2, 2, 2, 2, 2, 2, 2] = 0 lethal" in log
     assert "Street thug rolls [6, 1, 1, 2] at 6: 0 net" in log  # cancelled: a failure
     assert "Street thug misses" in log and "botch" not in log
+
+
+def test_a_blow_walks_in_first_under_walk_with_action() -> None:
+    """§6, §10 #15 (issue 29, item 6): the thug's knife at 5 m. Under §12's mask, the
+    default, it cannot strike from there; with `walk_with_action` it walks the 3 m to
+    its 2 m reach and strikes: Dex 2 + Melee 2 = 4 dice."""
+    for walk in (False, True):
+        fight = duel(fighter("thug"), fighter("brujah"), 5, [10, 1], walk_with_action=walk)
+        fight.act(A.DODGE)  # the Brujah declares first
+        fight.act(A.K0)
+        assert fight.seat == 0 and fight.mask()[A.WEAPON_STRIKE] == walk
+    fight.act(A.WEAPON_STRIKE)
+    fight.act(A.K0, 2, 2, 2, 2, 5, 5)  # a miss; the next turn's initiative
+    log = fight.log()
+    assert "Street thug walks in: 5 m -> 2.0 m" in log
+    assert "Street thug rolls [2, 2, 2, 2] at 6: 0 net" in log and fight.state.range == 2.0
+
+
+def test_no_walk_beyond_seven_metres() -> None:
+    fight = duel(fighter("thug"), fighter("brujah"), 10, [10, 1], walk_with_action=True)
+    fight.act(A.DODGE)
+    fight.act(A.K0)
+    assert not fight.mask()[A.WEAPON_STRIKE]  # 10 m: past 2 + 7
