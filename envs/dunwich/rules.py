@@ -255,7 +255,12 @@ class DunwichRuleset:
         elif a.character.lucha != b.character.lucha:
             first = 0 if a.character.lucha > b.character.lucha else 1
         else:
-            first = dice.roll(2, "initiative tie") - 1
+            first = dice.roll(2, "initiative tie") - 1  # §10 #1
+            state.say(
+                None,
+                "INI and Lucha tie: a die gives the turn to {}",
+                state.fighters[first].name,
+            )
         state.order = (first, 1 - first)
         state.ordered = True
         state.say(
@@ -446,11 +451,12 @@ class DunwichRuleset:
             if sides[side][0] == Maneuver.DEFENDERSE:
                 faces = rerolled(faces, fighter.character.lucha, lambda: dice.roll(6, "reroll"))
             totals[side] = count(faces) + fighter.bonus  # §8.3, §10 #21: a position's bonus
+            shown = faces if faces == rolled[side] else f"{rolled[side]} rerolled to {faces}"
             state.say(
                 side,
                 "{}: Lucha {} = {}{}",
                 fighter.name,
-                faces,
+                shown,
                 totals[side],
                 f" (+{fighter.bonus} from position)" if fighter.bonus else "",
             )

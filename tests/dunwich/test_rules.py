@@ -137,6 +137,7 @@ def test_v3_danar_against_defenderse() -> None:
     fight.act(A.DANAR)
     fight.act(A.REACT_DEFEND, 6, 2, 4, 5, 1, 3, 6, 2)  # 2; B 1, rerolls 1 and 3 -> 6, 2: 3
     assert "Marked (B) fends it off" in fight.log()
+    assert "Marked (B): Lucha [5, 1, 3] rerolled to [5, 6, 2] = 3" in fight.log()  # item 13
     assert fight.state.fighters[1].incap == 0 and fight.state.fighters[0].incap == 0
 
 
@@ -302,3 +303,12 @@ def test_a_target_that_already_acted_reacts_and_loses_nothing() -> None:
     assert fight.seat == 1
     fight.act(A.ADVANCE)
     assert fight.state.round == 2
+
+
+def test_an_initiative_tie_shows_the_die_that_breaks_it() -> None:
+    """§10 #1 (issue 29, item 13): equal INI and Lucha: a die decides, and it is told."""
+    fight = duel(fighter(3, 3), fighter(3, 3), (4, 8))
+    fight.act(A.BID_0)
+    fight.act(A.BID_0, 2)  # the tie's die: side B
+    assert "INI and Lucha tie: a die gives the turn to Marked (B)" in fight.log()
+    assert fight.seat == 1
