@@ -122,12 +122,17 @@ class LiminalEnv(DuelEnv):
     cover, high ground, unseen targets, a better weapon and a pistol fired
     adjacent (§5, §8); damage 1d6 + weapon + strength talent, unarmed non-lethal
     (§7, §9); the three attack criticals and the stance criticals, chosen as
-    decisions (§7); the defensive stance; the fast move and its Athletics test
+    decisions (§7; under `crit_choice="fixed"` the digest's preference, §10 #18, and
+    a stance's critical always perfect cover, never the withdrawal); the defensive stance; the fast move and its Athletics test
     (§10 #11); recovering a dropped weapon with the quick grab and its bonus
     action (§5, §10 #12); the social test (§10 #14); withdrawal (§9); the round cap.
 
     Left out, and why:
-    - Mobs (turbas, §8): a one-hero-against-a-group variant, not yet built.
+    - Mobs (turbas, §8): not in this env; a hero against a mob is `duelo/LiminalMob-v1`.
+    - The move after the action (§10 #9, option `allow_move_after_action`): the free
+      move comes before the action, which keeps the action space small; not built.
+    - Hidden opponent stats (§10 #20, option `hide_opponent_stats`): a GM-run duel
+      hides nothing, and the observation shows both sides whole; not built.
     - Surprise (§4): an optional scenario rule, not in the shipped scenarios.
     - Thrown weapons (`thrown_uses`, §10): not in any default loadout.
     - "Become an enemy's next target" and "let an ally withdraw" (§7): they need a

@@ -282,10 +282,12 @@ class LiminalRuleset:
         me = state.fighters[seat]
         steps = 2
         if state.distance <= 1 or self._can_shoot(state.fighters[1 - seat], state.distance):
-            result, _ = self._test(state, seat, "athletics", STANDARD_CL, dice, "fast move")
+            result, _ = self._test(
+                state, seat, "athletics", STANDARD_CL, dice, "fast move", graded=False
+            )
             steps = 2 if result != Grade.MISS else 1
         state.moved = True
-        state.say(seat, "{} moves fast ({} steps)", me.name, steps)
+        state.say(seat, "{} moves fast ({} step{})", me.name, steps, "s" if steps > 1 else "")
         if self._step(state, seat, -steps if action == Action.FAST_ADVANCE else steps):
             self._end_turn(state)
 
@@ -454,6 +456,7 @@ class LiminalRuleset:
             if self.options.crit_choice == "agent":
                 state.phase = Phase.CRIT_DEFEND
                 return
+            # the fixed preference: perfect cover, never a withdrawal (a draw), §10 #18
             self._defence_critical(state, seat, Action.DEFEND_PERFECT_COVER, dice)
             return
         self._end_turn(state)
@@ -516,16 +519,18 @@ class LiminalRuleset:
         dice: Dice,
         purpose: str,
         bonus: int = 0,
+        graded: bool = True,
     ) -> tuple[Grade, int]:
         """2d6 + skill + modifiers against the CL (+2 unskilled); a shaken roller takes -2
-        on this test and is steady again (§3, §10 #6, #21)."""
+        on this test and is steady again (§3, §10 #6, #21). `graded` False: a test whose
+        critical means nothing more than a success (the fast move), read as one."""
         me = state.fighters[seat]
         level = getattr(me.character, skill)
         if me.shaken:
             bonus -= MODIFIER
             me.shaken = False
         cl = challenge(base, level)
-        can_crit = not (self.options.unskilled_no_crit and level == 0)
+        can_crit = graded and not (self.options.unskilled_no_crit and level == 0)
         result, faces, total = roll(dice, level + bonus, cl, purpose, can_crit)
         state.say(
             seat,

@@ -167,6 +167,16 @@ def test_v5_initiative_fast_move_and_quick_recovery() -> None:
     assert fight.seat == 0
 
 
+def test_a_fast_move_s_test_is_a_success_not_a_critical() -> None:
+    """§10 #11 (issue 29, item 17): 12 + 1 = 13 vs 8 would grade a critical, which means
+    nothing for a move: it is told as a success, and the runner takes both steps."""
+    fight = duel(character("thug", athletics=1), character("brute"), 0, A_FIRST)
+    fight.act(Action.FAST_RETREAT, 6, 6)
+    log = fight.log()
+    assert "Fast move: Thug 2d6 [6, 6] +1 = 13 vs 8 -> success" in log, log
+    assert "moves fast (2 steps)" in log and fight.state.distance == 2
+
+
 def test_a_retreat_out_past_far_withdraws() -> None:
     fight = duel(character("gunman"), character("duelist"), 5, A_FIRST)
     assert fight.mask()[Action.RETREAT] and not fight.mask()[Action.RETREAT_SHOOT]
