@@ -48,8 +48,8 @@ class Side:
     disparo: int
     pv: int
     incap: int
-    free_even: int
-    """Even-valued faces (2, 4, 6) that still have a free Vitality box."""
+    free_even: tuple[int, ...]
+    """Free Vitality boxes of each even value, 2, 4 and 6 (two 2s at most)."""
     melee_dice: int
     melee_lethal: bool
     ranged_dice: int
@@ -63,18 +63,18 @@ class Side:
 
     @classmethod
     def of(cls, read: FieldReader, side: str) -> Side:
-        free = {
+        free = [
             value
             for box, value in zip(BOXES, VITALITY, strict=True)
             if value % 2 == 0 and not read("vitality", f"{side}.{box}")
-        }
+        ]
         return cls(
             fisico=int(read("capacities", f"{side}.fisico")),
             lucha=int(read("capacities", f"{side}.lucha")),
             disparo=int(read("capacities", f"{side}.disparo")),
             pv=int(read("pv", side)),
             incap=INCAPACITATION - int(read("hp", side)),
-            free_even=len(free),
+            free_even=tuple(free.count(value) for value in EVEN_FACES),
             melee_dice=int(read("arms", f"{side}.melee_dice")),
             melee_lethal=bool(read("arms", f"{side}.melee_lethal")),
             ranged_dice=int(read("arms", f"{side}.ranged_dice")),
@@ -103,10 +103,8 @@ class Side:
         return size, rerolls
 
     def harm(self, dice: int, lethal: bool) -> float:
-        """Expected Incapacitation boxes `dice` damage dice add to this side (§7): a lethal
-        die counts on an even face with a free box, a Non-Lethal one on any even face."""
-        per_die = (self.free_even if lethal else 3) / 6
-        return min(dice * per_die, self.left)
+        """Expected Incapacitation boxes `dice` damage dice add to this side (§7), exactly."""
+        return _harm(dice, self.free_even if lethal else None, self.left)
 
     def effect_on(self, target: Side, maneuver: Maneuver, pv: int) -> float:
         """What this side's maneuver does to `target` when it wins (§5, §7, §8.2)."""
@@ -120,6 +118,39 @@ class Side:
                 return 0.0
             return min(math.floor(push) / 2, target.left)
         return 0.0
+
+
+EVEN_FACES = (2, 4, 6)
+
+
+@lru_cache(maxsize=1024)
+def _harm(dice: int, free: tuple[int, ...] | None, left: int) -> float:
+    """E[min(boxes gained, `left`)] over the `dice` faces (§7): a lethal die crosses a free
+    box of its value, and an even box adds one Incapacitation, so the dice showing one
+    even value add at most that value's `free` boxes; Non-Lethal (`free` None): every even
+    face adds one. The faces fall into 2, 4, 6 and the rest (multinomially)."""
+    total = 0.0
+    for counts in _compositions(dice, len(EVEN_FACES) + 1):
+        *even, _ = counts
+        gained = sum(even) if free is None else sum(map(min, even, free))
+        total += _multinomial(counts) * min(gained, left)
+    return total
+
+
+def _compositions(n: int, parts: int) -> list[tuple[int, ...]]:
+    """Every way `n` dice fall into `parts` bins."""
+    if parts == 1:
+        return [(n,)]
+    return [(k, *rest) for k in range(n + 1) for rest in _compositions(n - k, parts - 1)]
+
+
+def _multinomial(counts: tuple[int, ...]) -> float:
+    """The chance of these bin counts: each even face 1/6, the last bin (odd faces) 1/2."""
+    ways = math.factorial(sum(counts))
+    for c in counts:
+        ways //= math.factorial(c)
+    *even, rest = counts
+    return ways * (1 / 6) ** sum(even) * (1 / 2) ** rest
 
 
 @lru_cache(maxsize=16)
