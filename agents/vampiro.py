@@ -18,10 +18,10 @@ import numpy as np
 from duelo.agents.plans import first_legal
 from duelo.envs.core.observation import FieldReader
 from duelo.envs.vampiro.damage import soak_pool
-from duelo.envs.vampiro.observation import OBSERVATION_SPEC, PLAN
+from duelo.envs.vampiro.observation import OBSERVATION_SPEC
 from duelo.envs.vampiro.odds import difficulty, pool
 from duelo.envs.vampiro.setup import Damage
-from duelo.envs.vampiro.state import Action, modifier
+from duelo.envs.vampiro.state import PLANS, Action, modifier
 
 A = Action
 STANDARD = 6
@@ -186,23 +186,13 @@ class Rival:
     def of(cls, read: FieldReader) -> Rival:
         if not read("plan", "opponent.known"):
             return cls(attacks=True, dodge=None)
-        plan = next((p for p in A if read_plan(read, p)), None)
+        plan = next((p for p in PLANS if read("plan", f"opponent.{p.name.lower()}")), None)
         dodge = {A.DODGE: 0, A.ATTACK_DODGE: 3}.get(plan) if plan is not None else None
         return cls(attacks=plan not in PASSIVE_PLANS, dodge=dodge)
 
     def threat(self, them: Side, me: Side, distance: float, dodge: int | None) -> float:
         """`them.threat`, or nothing when the rival declared no attack."""
         return them.threat(me, distance, dodge) if self.attacks else 0.0
-
-
-def read_plan(read: FieldReader, plan: Action) -> bool:
-    """Whether the rival's known declaration is `plan` (plans outside the observation's
-    one-hot, the modifiers and the aborts, are never declared)."""
-    field = f"opponent.{plan.name.lower()}"
-    return field in PLAN_FIELDS and bool(read("plan", field))
-
-
-PLAN_FIELDS = frozenset(f"opponent.{name}" for name in PLAN[1:-2])
 
 
 def _read(observation: Mapping[str, np.ndarray]) -> FieldReader:

@@ -532,7 +532,7 @@ def export_run(run: Path, out: Path, best: bool = False) -> Path:
         record = state.get("best")
         if not record:
             raise FileNotFoundError(f"{run / STATE}: no evaluation has been recorded yet")
-        if not isinstance(record, dict) or not isinstance(record.get("evaluation"), dict):
+        if not isinstance(record.get("evaluation"), dict):  # `best` itself: a dict (read_state)
             raise ValueError(f"{run / STATE}: best is not a recorded evaluation")
         return copy_brain(snapshot_folder(run, record.get("snapshot")), out, record["evaluation"])
     evaluation = state.get("last_evaluation")
