@@ -9,6 +9,7 @@ with the reaction that is worst for it; as target it answers with the best react
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,9 +26,10 @@ from duelo.envs.dunwich.state import (
     ATTACKS,
     BIDS,
     INCAPACITATION,
+    PUSHES,
     REACTIONS,
+    STRIKE_AND_RETREAT,
     VITALITY,
-    WITH_PV,
     Action,
     Maneuver,
 )
@@ -37,6 +39,12 @@ MOVE_M = 7.0
 """Metres of a move with an action (§4 (a)); a charge reaches under this."""
 SHOT_M = 5.0
 """A shot needs more than this to the rival (§4 (c))."""
+REACH_M = 1.5
+"""Within this a fighter strikes without a charge (§6, §10 #15)."""
+ADJACENT_M = 0.5
+"""A charger ends this far from its target (§6)."""
+PUSHABLE_M = 1.0
+"""No push against a wall the target stands under 1 m from (§5, §8.2)."""
 
 
 @dataclass(frozen=True)
@@ -106,18 +114,35 @@ class Side:
         """Expected Incapacitation boxes `dice` damage dice add to this side (§7), exactly."""
         return _harm(dice, self.free_even if lethal else None, self.left)
 
-    def effect_on(self, target: Side, maneuver: Maneuver, pv: int) -> float:
-        """What this side's maneuver does to `target` when it wins (§5, §7, §8.2)."""
+    def effect_on(self, target: Side, maneuver: Maneuver) -> float:
+        """What this side's maneuver does to `target` when it wins (§5, §7, §8.2); a
+        push spends the PV whose wall impact does most (`push_spend`)."""
         if maneuver == Maneuver.DANAR:
             return target.harm(self.melee_dice, self.melee_lethal)
         if maneuver == Maneuver.INCAPACITAR:
             return min(_knockout_marks(self.melee_dice), target.left)
         if maneuver == Maneuver.DESPLAZAR:
-            push = math.ceil(self.fisico / 2) + pv / HALF_METRES
-            if push <= target.behind:
-                return 0.0
-            return min(math.floor(push) / 2, target.left)
+            return self.impact(target, self.push_spend(target))
         return 0.0
+
+    def impact(self, target: Side, pv: int) -> float:
+        """A push's harm with `pv` spent (§8.2): D = ceil(Físico / 2) m + 0.5 m per PV;
+        stopped by the wall short of D, floor(D) Non-Lethal dice."""
+        push = math.ceil(self.fisico / 2) + pv / HALF_METRES
+        if push <= target.behind:
+            return 0.0
+        return target.harm(math.floor(push), lethal=False)
+
+    def push_spend(self, target: Side) -> int:
+        """The PV a won push spends: the fewest that do the most harm."""
+        return max(range(self.pv + 1), key=lambda pv: (self.impact(target, pv), -pv))
+
+    def charged(self, distance: float) -> Side:
+        """This side after charging a rival `distance` metres away (§6): it ends 0.5 m
+        from it, with that much more room at its back."""
+        if distance <= REACH_M:
+            return self
+        return dataclasses.replace(self, behind=self.behind + distance - ADJACENT_M)
 
 
 EVEN_FACES = (2, 4, 6)
@@ -163,24 +188,21 @@ def _read(observation: Mapping[str, np.ndarray]) -> FieldReader:
     return OBSERVATION_SPEC.read(observation)
 
 
-def _incoming(read: FieldReader) -> tuple[Maneuver, int]:
-    """The declared maneuver to react to, and the PV it commits."""
+def _incoming(read: FieldReader) -> Maneuver:
+    """The declared maneuver to react to."""
     maneuvers = (Maneuver.DANAR, Maneuver.DESPLAZAR, Maneuver.INCAPACITAR)
-    incoming = next(m for m in maneuvers if read("incoming", m.name.lower()))
-    return incoming, int(read("incoming", "pv"))
+    return next(m for m in maneuvers if read("incoming", m.name.lower()))
 
 
 def _phase(read: FieldReader) -> str:
-    return next(name for name in ("plan", "act", "react") if read("phase", name))
+    return next(name for name in ("plan", "act", "react", "push") if read("phase", name))
 
 
-def pairing_value(
-    me: Side, mine: Maneuver, my_pv: int, them: Side, theirs: Maneuver, their_pv: int
-) -> float:
+def pairing_value(me: Side, mine: Maneuver, them: Side, theirs: Maneuver) -> float:
     """My expected gain in Incapacitation boxes from one pairing (theirs on me counted
     against it), with my bonus successes from a position."""
     win, lose = _odds(me.lucha_pool(mine), them.lucha_pool(theirs), me.bonus - them.bonus)
-    return win * me.effect_on(them, mine, my_pv) - lose * them.effect_on(me, theirs, their_pv)
+    return win * me.effect_on(them, mine) - lose * them.effect_on(me, theirs)
 
 
 @lru_cache(maxsize=4096)
@@ -190,28 +212,30 @@ def _odds(mine: tuple[int, int], theirs: tuple[int, int], bonus: int) -> tuple[f
     return float(win), float(1 - win - tie)
 
 
-def reactions_of(target: Side, incoming: Maneuver) -> list[tuple[Maneuver, int]]:
-    """The reactions `target` may answer `incoming` with (§5), PV included."""
+def reactions_of(target: Side, incoming: Maneuver, initiator: Side) -> list[Maneuver]:
+    """The reactions `target` may answer `incoming` with (§5): a Desplazar only if the
+    `initiator`, where it stands when the target answers, has 1 m at its back."""
     if target.defend_only:
-        return [(Maneuver.DEFENDERSE, 0)]
-    out = [(Maneuver.DANAR, 0), (Maneuver.DEFENDERSE, 0), (Maneuver.DESPLAZAR, 0)]
+        return [Maneuver.DEFENDERSE]
+    out = [Maneuver.DANAR, Maneuver.DEFENDERSE]
+    if initiator.behind >= PUSHABLE_M:
+        out.append(Maneuver.DESPLAZAR)
     if incoming != Maneuver.INCAPACITAR:
-        out.append((Maneuver.INCAPACITAR, 0))
-    if target.pv:
-        out.append((Maneuver.DESPLAZAR, 1))
+        out.append(Maneuver.INCAPACITAR)
     return out
 
 
-def attack_value(me: Side, them: Side, maneuver: Maneuver, pv: int) -> float:
-    """My maneuver against the target's worst reaction for me."""
+def attack_value(me: Side, them: Side, maneuver: Maneuver, distance: float = 0.0) -> float:
+    """My maneuver, charging from `distance` if need be, against the target's worst
+    reaction for me (the mask's, from where the charge leaves me)."""
+    me = me.charged(distance)
     return min(
-        pairing_value(me, maneuver, pv, them, reaction, their_pv)
-        for reaction, their_pv in reactions_of(them, maneuver)
+        pairing_value(me, maneuver, them, reaction) for reaction in reactions_of(them, maneuver, me)
     )
 
 
-def best_attack(me: Side, them: Side) -> float:
-    return max(attack_value(me, them, m, 0) for m in (Maneuver.DANAR, Maneuver.INCAPACITAR))
+def best_attack(me: Side, them: Side, distance: float = 0.0) -> float:
+    return max(attack_value(me, them, m, distance) for m in (Maneuver.DANAR, Maneuver.INCAPACITAR))
 
 
 class AggressiveBrawler:
@@ -259,15 +283,19 @@ class ExpertBrawler:
     """Exact pool odds for the fighters in the duel (module docstring).
 
     - Plan: bids what guarantees acting first (the rival's PV, plus one when the INI
-      order is against it) when it can afford it and a pairing is in reach this turn,
-      or its shot is (the rival could close within 5 m first); escapes, where it may,
-      when the rival fights better at close quarters, or when nearly out and the rival
-      is not.
-    - Initiative Turn: the maneuver of best value against the worst reaction; an
-      advantageous position when its expected value is higher; a shot (stepping back
-      first when the rival could charge) when that beats every maneuver; else it closes
-      in if it fights better at close quarters, or backs off to shoot.
+      order is against it), nothing when the INI order already gives it the turn and
+      the rival has no PV to outbid it, when it can afford it and a pairing is in reach
+      this turn (bids are open only then); escapes, where it may, when the rival fights
+      better at close quarters, or when nearly out and the rival is not.
+    - Initiative Turn: the maneuver of best value against the worst reaction the mask
+      leaves the target (a Desplazar back only if the charge left it room to push); an
+      advantageous position when its expected value is higher; a shooter strikes and
+      falls back beyond 5 m; a shot (stepping back first when the rival could charge)
+      when that beats every maneuver; else it closes in (sprinting when one walk cannot
+      bring it within a charge) if it fights better at close quarters, or backs off to
+      shoot.
     - Reaction: the answer of best value against the declared maneuver.
+    - A won push: the fewest PV whose wall impact does most.
     """
 
     name = "expert"
@@ -283,18 +311,10 @@ class ExpertBrawler:
         me, them = Side.of(read, "self"), Side.of(read, "opponent")
         phase = _phase(read)
         if phase == "react":
-            incoming, their_pv = _incoming(read)
-            legal = [a for a in REACTIONS if action_mask[a]]
-            return int(
-                max(
-                    legal,
-                    key=lambda a: (
-                        -pairing_value(
-                            them, incoming, their_pv, me, REACTIONS[a], int(a in WITH_PV)
-                        )
-                    ),
-                )
-            )
+            values = _reaction_values(action_mask, me, them, _incoming(read))
+            return int(max(values, key=values.__getitem__))
+        if phase == "push":
+            return int(PUSHES[min(me.push_spend(them), me.pv)])
         distance = float(read("range"))
         if phase == "plan":
             return self._plan(read, action_mask, me, them, distance)
@@ -305,14 +325,11 @@ class ExpertBrawler:
         outmatched = best_attack(them, me) > best_attack(me, them)
         if mask[A.ESCAPE] and (outmatched or me.left <= 1 < them.left):
             return int(A.ESCAPE)  # a draw beats a fight it expects to lose
-        melee = distance < MOVE_M
-        # a shooter keeps its shot only if it acts before the rival closes within 5 m
-        shot = me.ranged_dice > 0 and SHOT_M < distance <= SHOT_M + MOVE_M
-        if not (melee or shot):
-            return int(A.BID_0)
+        if distance >= MOVE_M:
+            return int(A.BID_0)  # no pairing in reach: bids are closed (§8.1)
         mine, theirs = read("capacities", "self.ini"), read("capacities", "opponent.ini")
         ahead = (mine, me.lucha) > (theirs, them.lucha)
-        needed = them.pv + (0 if ahead else 1)
+        needed = them.pv + (0 if ahead else 1)  # equal bids keep the INI order (§10 #7)
         if 0 < needed < len(BIDS) and mask[BIDS[needed]]:
             return int(BIDS[needed])
         return int(A.BID_0)
@@ -324,8 +341,11 @@ class ExpertBrawler:
             return int(max(values, key=values.__getitem__))
         if me.ranged_dice and distance <= SHOT_M:
             return first_legal(mask, [A.SPRINT, A.RETREAT])
-        if best_attack(me, them) >= best_attack(them, me) and mask[A.ADVANCE]:
-            return int(A.ADVANCE)
+        if best_attack(me, them) >= best_attack(them, me):
+            # a walk that leaves it a charge away or closer, else a sprint
+            close = A.ADVANCE if distance - MOVE_M < MOVE_M else A.SPRINT_TOWARD
+            if mask[close]:
+                return int(close)
         if values:
             return int(max(values, key=values.__getitem__))
         return first_legal(mask, [A.RETREAT])
@@ -334,17 +354,28 @@ class ExpertBrawler:
     def _turn_values(mask: np.ndarray, me: Side, them: Side, distance: float) -> dict[int, float]:
         """Each legal maneuver's and shot's value in expected Incapacitation boxes."""
         values: dict[int, float] = {}
-        for action, maneuver in ATTACKS.items():
-            if mask[action] and action != A.POSITION_DANAR:
-                values[action] = attack_value(me, them, maneuver, int(action in WITH_PV))
-        if mask[A.POSITION_DANAR]:
-            values[A.POSITION_DANAR] = _position_value(me, them)
-        their_turn = not (them.acted or them.reacted)
-        if mask[A.SHOOT]:
+        shot = 0.0
+        if me.ranged_dice:
             hit = _hit(me.disparo - me.wounds)
             shot = hit * them.harm(me.ranged_dice, not (me.firearm and them.armour))
-            back = min(MOVE_M, me.behind)
-            for action, after in ((A.SHOOT, distance), (A.RETREAT_SHOOT, distance + back)):
+        for action, maneuver in ATTACKS.items():
+            if mask[action] and action != A.POSITION_DANAR:
+                values[action] = attack_value(me, them, maneuver, distance)
+                if action in STRIKE_AND_RETREAT:
+                    # worth it to a shooter that falls back beyond 5 m: its shot next turn
+                    charge = max(0.0, distance - ADJACENT_M) if distance > REACH_M else 0.0
+                    room = min(MOVE_M - charge, me.charged(distance).behind)
+                    values[action] += 0.5 * shot if ADJACENT_M + room > SHOT_M else -0.01
+        if mask[A.POSITION_DANAR]:
+            values[A.POSITION_DANAR] = _position_value(me, them, distance)
+        their_turn = not (them.acted or them.reacted)
+        back = min(MOVE_M, me.behind)
+        for action, after in (
+            (A.SHOOT, distance),
+            (A.RETREAT_SHOOT, distance + back),
+            (A.ADVANCE_SHOOT, max(SHOT_M + ADJACENT_M, distance - MOVE_M)),
+        ):
+            if mask[action]:
                 threat = best_attack(them, me) if their_turn and after < MOVE_M else 0.0
                 values[action] = shot - threat
         return values
@@ -358,12 +389,7 @@ class ExpertBrawler:
         if phase == "act":
             values = self._turn_values(action_mask, me, them, float(read("range")))
         elif phase == "react":
-            incoming, their_pv = _incoming(read)
-            values = {
-                a: -pairing_value(them, incoming, their_pv, me, m, int(a in WITH_PV))
-                for a, m in REACTIONS.items()
-                if action_mask[a]
-            }
+            values = _reaction_values(action_mask, me, them, _incoming(read))
         else:
             return ""
         best = sorted(values.items(), key=lambda item: -item[1])[:3]
@@ -372,7 +398,14 @@ class ExpertBrawler:
         )
 
 
-def _position_value(me: Side, them: Side) -> float:
+def _reaction_values(
+    mask: np.ndarray, me: Side, them: Side, incoming: Maneuver
+) -> dict[int, float]:
+    """Each legal reaction's value to me against the declared maneuver."""
+    return {a: -pairing_value(them, incoming, me, m) for a, m in REACTIONS.items() if mask[a]}
+
+
+def _position_value(me: Side, them: Side, distance: float) -> float:
     """An advantageous position then Dañar (§8.3): the Físico check's extra successes add
     to the roll; a failure leaves only Defenderse against the rival's best maneuver."""
     value = 0.0
@@ -381,8 +414,8 @@ def _position_value(me: Side, them: Side) -> float:
             their_turn = not (them.acted or them.reacted)
             value -= p * (_defended(them, me) if their_turn else 0.0)
             continue
-        boosted = Side(**{**me.__dict__, "bonus": total - 1})
-        value += p * attack_value(boosted, them, Maneuver.DANAR, 0)
+        boosted = dataclasses.replace(me, bonus=total - 1)
+        value += p * attack_value(boosted, them, Maneuver.DANAR, distance)
     return value
 
 
@@ -401,7 +434,7 @@ def _hit(size: int) -> float:
 def _defended(attacker: Side, target: Side) -> float:
     """What `attacker`'s best maneuver does to a `target` that may only Defenderse."""
     return max(
-        pairing_value(attacker, m, 0, target, Maneuver.DEFENDERSE, 0)
+        pairing_value(attacker, m, target, Maneuver.DEFENDERSE)
         for m in (Maneuver.DANAR, Maneuver.INCAPACITAR)
     )
 

@@ -8,16 +8,21 @@ the move leaves them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 
 from duelo.agents.plans import first_legal
+from duelo.envs.core.dice import dice_sum, expectation, probability, transform
 from duelo.envs.core.observation import FieldReader
+from duelo.envs.liminal.mob import OBSERVATION_SPEC as MOB_SPEC
 from duelo.envs.liminal.observation import OBSERVATION_SPEC
 from duelo.envs.liminal.odds import STANDARD_CL, Grade, challenge, chances
+from duelo.envs.liminal.rules import MODIFIER
 from duelo.envs.liminal.setup import OUT, TRACK
 from duelo.envs.liminal.state import MOVE_STEPS, Action, Deed
 
@@ -28,7 +33,9 @@ MOVES = ((A.HOLD, 0), (A.ADVANCE, -1), (A.RETREAT, 1))
 
 
 def _read(observation: Mapping[str, np.ndarray]) -> FieldReader:
-    return OBSERVATION_SPEC.read(observation)
+    """The duel's fields, and a mob fight's `mob` key where it has one."""
+    spec = MOB_SPEC if "mob" in observation else OBSERVATION_SPEC
+    return spec.read(observation)
 
 
 def _phase(read: FieldReader) -> str:
@@ -36,6 +43,17 @@ def _phase(read: FieldReader) -> str:
         if read("phase", name):
             return name
     return "main"
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """What the observation says of one weapon carried."""
+
+    melee: bool
+    bonus: int
+    bands: tuple[bool, bool, bool, bool]
+    adjacent_penalty: int
+    tier: int
 
 
 @dataclass(frozen=True)
@@ -49,27 +67,40 @@ class Side:
     talent: int
     hp: float
     hp_max: float
-    weapons: tuple[tuple[bool, float, tuple[bool, bool, bool, bool], float], ...]
-    """(melee, damage bonus, usable bands, adjacent penalty) of the held and spare weapon."""
+    held: Weapon | None
+    spare: Weapon | None
+    """The carried weapon not in hand and not knocked away."""
+    drew: bool
+    """Its free draw of the round is spent (a spare cannot come to hand)."""
     defending: bool
     perfect_cover: bool
+    in_cover: bool
+    high_ground: bool
+    unseen: bool
+    shaken: bool
+    mob: bool = False
+    """A mob: it defends at skill 0 (§8 ASSUMPTION), whatever its attack level."""
 
     @classmethod
-    def of(cls, read: FieldReader, side: str) -> Side:
-        weapons = []
+    def of(cls, read: FieldReader, side: str, mob: bool = False) -> Side:
+        weapons: dict[str, Weapon | None] = {}
         for key in ("held", "spare"):
+            weapons[key] = None
             if read(key, f"{side}.present"):
                 bands = tuple(
                     bool(read(key, f"{side}.{b}")) for b in ("adjacent", "near", "medium", "far")
                 )
-                weapons.append(
-                    (
-                        bool(read(key, f"{side}.melee")),
-                        read(key, f"{side}.bonus"),
-                        bands,
-                        read(key, f"{side}.adjacent_penalty"),
-                    )
+                weapons[key] = Weapon(
+                    melee=bool(read(key, f"{side}.melee")),
+                    bonus=int(read(key, f"{side}.bonus")),
+                    bands=bands,  # type: ignore[arg-type]
+                    adjacent_penalty=int(read(key, f"{side}.adjacent_penalty")),
+                    tier=int(read(key, f"{side}.tier")),
                 )
+
+        def status(name: str) -> bool:
+            return bool(read("status", f"{side}.{name}"))
+
         return cls(
             melee=int(read("skills", f"{side}.melee")),
             shoot=int(read("skills", f"{side}.shoot")),
@@ -78,76 +109,159 @@ class Side:
             talent=int(read("traits", f"{side}.melee_damage_bonus")),
             hp=read("hp", side),
             hp_max=read("hp_max", side),
-            weapons=tuple(weapons),
-            defending=bool(read("status", f"{side}.defending")),
-            perfect_cover=bool(read("status", f"{side}.perfect_cover")),
+            held=weapons["held"],
+            spare=weapons["spare"],
+            drew=side == "self" and bool(read("turn", "drew")),
+            defending=status("defending"),
+            perfect_cover=status("perfect_cover"),
+            in_cover=status("in_cover"),
+            high_ground=status("high_ground"),
+            unseen=status("unseen"),
+            shaken=status("shaken"),
+            mob=mob,
         )
+
+    @property
+    def weapons(self) -> tuple[Weapon, ...]:
+        return tuple(w for w in (self.held, self.spare) if w is not None)
+
+    @property
+    def holds_blade(self) -> bool:
+        """It holds a melee weapon (not fists): no better-weapon +2 against it (§8)."""
+        return self.held is not None and self.held.melee and self.held.tier > 0
+
+    def moved(self) -> Side:
+        """After a step: cover and high ground are places, lost by moving (§8, §10 #24)."""
+        return dataclasses.replace(self, in_cover=False, high_ground=False)
+
+    def melee_weapon(self) -> Weapon:
+        """What the rules strike with (§4, §10 #23): the held melee weapon, else the spare
+        blade drawn free, once a round, else fists."""
+        if self.held is not None and self.held.melee:
+            return self.held
+        spare = self.spare
+        if spare is not None and spare.melee and spare.tier > 0 and not self.drew:
+            return spare
+        return FISTS
+
+    def gun(self, distance: int) -> Weapon | None:
+        """What the rules shoot with at `distance` (§4, §6): the held ranged weapon that
+        reaches, else the spare one drawn free, once a round."""
+        band = TRACK[distance]
+        if self.held is not None and not self.held.melee and self.held.bands[band]:
+            return self.held
+        spare = self.spare
+        if spare is not None and not spare.melee and spare.bands[band] and not self.drew:
+            return spare
+        return None
+
+    def _modifier(self) -> int:
+        """A shaken roller's -2 on its next test (§10 #21)."""
+        return -MODIFIER if self.shaken else 0
+
+    def defence(self, melee: bool) -> int:
+        """What it adds to the CL of an attack on it (§3); a mob defends at 0 (§8)."""
+        if self.mob:
+            return 0
+        skill = max(self.athletics, self.melee) if melee else self.athletics
+        return skill + self.defence_bonus
 
     def best_damage(self) -> float:
         """The mean damage of its hardest-hitting weapon (a hit, no critical)."""
-        bonuses = [w[1] + (self.talent if w[0] else 0) for w in self.weapons] or [self.talent]
-        return MEAN_D6 + max(bonuses)
+        bonuses = [w.bonus + (self.talent if w.melee else 0) for w in self.weapons]
+        return MEAN_D6 + max(bonuses or [self.talent])
+
+    def melee_attack(self, target: Side) -> float:
+        """Expected damage of its melee attack on an adjacent `target` (§5, §8): the
+        better weapon's +2, high ground's +2, an unseen target's -2 (a modifier on both
+        sides cancels, seed L67)."""
+        if target.perfect_cover:
+            return 0.0
+        weapon = self.melee_weapon()
+        modifier = self._modifier()
+        if weapon.tier > 0 and not target.holds_blade:
+            modifier += MODIFIER
+        if self.high_ground and not target.high_ground:
+            modifier += MODIFIER
+        if target.unseen and not self.unseen:
+            modifier -= MODIFIER
+        return _expected(
+            self.melee,
+            target.defence(melee=True),
+            modifier,
+            weapon.bonus + self.talent,
+            target.defending,
+        )
+
+    def shot(self, weapon: Weapon, target: Side, distance: int) -> float:
+        """Expected damage of a shot with `weapon` (§5, §8): the adjacent penalty, an
+        unseen target's -2, and cover's +2 to the CL unless the shooter has cover too."""
+        modifier = self._modifier() + (weapon.adjacent_penalty if distance == 0 else 0)
+        if target.unseen and not self.unseen:
+            modifier -= MODIFIER
+        cover = MODIFIER if target.in_cover and not self.in_cover else 0
+        return _expected(
+            self.shoot,
+            target.defence(melee=False) + cover,
+            modifier,
+            weapon.bonus,
+            target.defending,
+        )
 
     def ranged_attack(self, target: Side, distance: int) -> float:
-        """Expected damage of its best shot at `distance` (0 if none reaches)."""
+        """Expected damage of its shot at `distance` (0 if no weapon reaches)."""
         if distance >= OUT or target.perfect_cover:
             return 0.0
-        band = TRACK[distance]
-        return max(
-            (
-                _expected(
-                    self.shoot,
-                    target.athletics + target.defence_bonus,
-                    bonus,
-                    adjacent if distance == 0 else 0,
-                    target.defending,
-                )
-                for is_melee, bonus, bands, adjacent in self.weapons
-                if not is_melee and bands[band]
-            ),
-            default=0.0,
-        )
+        weapon = self.gun(distance)
+        return 0.0 if weapon is None else self.shot(weapon, target, distance)
 
     def best_attack(self, target: Side, distance: int) -> float:
         """Expected damage of this side's best attack on `target` at `distance` (0 if none)."""
         if distance >= OUT or target.perfect_cover:
             return 0.0
-        band = TRACK[distance]
-        best = 0.0
-        if distance == 0:
-            melee_bonus = max((w[1] for w in self.weapons if w[0]), default=0.0)
-            defence = max(target.athletics, target.melee) + target.defence_bonus
-            best = _expected(self.melee, defence, melee_bonus + self.talent, 0, target.defending)
-        for is_melee, bonus, bands, adjacent in self.weapons:
-            if not is_melee and bands[band]:
-                penalty = adjacent if distance == 0 else 0
-                value = _expected(
-                    self.shoot,
-                    target.athletics + target.defence_bonus,
-                    bonus,
-                    penalty,
-                    target.defending,
-                )
-                best = max(best, value)
-        return best
+        melee = self.melee_attack(target) if distance == 0 else 0.0
+        return max(melee, self.ranged_attack(target, distance))
+
+
+FISTS = Weapon(melee=True, bonus=0, bands=(True, False, False, False), adjacent_penalty=0, tier=0)
 
 
 @lru_cache(maxsize=4096)
-def _expected(skill: int, defence: int, bonus: float, modifier: float, halved: bool) -> float:
-    """Expected damage of one attack: hit chance times 1d6 + bonus, a critical's extra die
-    (the best critical on average), halved against a stance."""
-    odds = chances(skill + int(modifier), challenge(STANDARD_CL + defence, skill))
-    hit = odds[Grade.SUCCESS] + odds[Grade.CRITICAL]
-    damage = float(hit) * (MEAN_D6 + bonus) + float(odds[Grade.CRITICAL]) * MEAN_D6
-    return damage / 2 if halved else damage
+def _expected(skill: int, defence: int, modifier: int, bonus: int, halved: bool) -> float:
+    """Expected damage of one attack, exactly: each grade of 2d6 + skill + modifier against
+    8 + defence (+2 unskilled), a hit's 1d6 + bonus, a critical's extra die (the +1d6
+    critical), floored halves against a stance (§3, §7)."""
+    odds = chances(skill + modifier, challenge(STANDARD_CL + defence, skill))
+
+    def damage(dice: int) -> Fraction:
+        dealt = dice_sum(dice, 6, bonus)
+        return expectation(transform(dealt, lambda x: x // 2) if halved else dealt)
+
+    return float(odds[Grade.SUCCESS] * damage(1) + odds[Grade.CRITICAL] * damage(2))
 
 
-def _attack_critical(read: FieldReader, mask: np.ndarray) -> int:
-    """+1d6 when it can finish the rival, disarm a rival with nothing else to draw, act first
-    when not first, else +1d6 (the digest's preference, §10 #18, made greedy)."""
-    them = Side.of(read, "opponent")
-    me = Side.of(read, "self")
-    if them.hp <= me.best_attack(them, 0) + MEAN_D6 and mask[A.CRIT_DAMAGE]:
+def _knockout(damage: int, extra_die: bool, hp: float, halved: bool) -> Fraction:
+    """The chance that this hit (1d6 + `damage`, with the critical's die or not) leaves a
+    rival of `hp` Endurance at 0 or less (§7, §9)."""
+    dealt = dice_sum(2 if extra_die else 1, 6, damage)
+    return probability(dealt, lambda x: (x // 2 if halved else x) >= hp)
+
+
+def _attack_critical(read: FieldReader, mask: np.ndarray, against_mob: bool) -> int:
+    """The critical of a hit (§7): +1d6 when it makes the knockout likelier than not and
+    likelier than the hit alone, or against a mob (more members fall); else disarm a rival
+    with nothing else to draw; else act first; else +1d6.
+
+    The held weapon is the one that hit (an attack draws it; a punch leaves a gun in hand,
+    read as the gun's)."""
+    if against_mob:
+        return first_legal(mask, [A.CRIT_DAMAGE])
+    me, them = Side.of(read, "self"), Side.of(read, "opponent")
+    held = me.held or FISTS
+    damage = held.bonus + (me.talent if held.melee else 0)
+    plain = _knockout(damage, False, them.hp, them.defending)
+    extra = _knockout(damage, True, them.hp, them.defending)
+    if mask[A.CRIT_DAMAGE] and extra > max(plain, Fraction(1, 2)):
         return int(A.CRIT_DAMAGE)
     if mask[A.CRIT_DISARM] and not read("spare", "opponent.present"):
         return int(A.CRIT_DISARM)
@@ -218,15 +332,19 @@ class ExpertFighter:
     - When an attack is at hand, it takes the move-and-attack of best expected damage
       now minus what the rival can do back next turn from the distance the move leaves
       (the rival may step once and strike): a gunman steps back and shoots rather than
-      stand beside a swordsman; a swordsman steps in and cuts.
+      stand beside a swordsman; a swordsman steps in and cuts. The expected damage is
+      exact for the weapon the rules would use: every modifier (a better weapon, high
+      ground, cover, an unseen target, a pistol adjacent, shaken; one on both sides
+      cancels), floored halves against a stance, and a mob's defence of 0.
     - When none is, it closes on (or backs off to) the nearest distance where one of its
       attacks works: a fast move when that is two steps or more away, else a step with
       the defensive stance; a disarmed fighter recovers its weapon first.
-    - It demands surrender of a rival at the threshold when the test is likelier to
-      succeed than its best attack is to hit.
-    - Criticals: +1d6 when that can finish, disarm a rival with nothing else to draw,
-      else act first; on a critical stance it withdraws only when it is losing and nearly
-      down, else takes perfect cover.
+    - It demands surrender of a rival at the threshold (a mob: half its members down)
+      when the test is likelier to succeed than its best attack is to hit.
+    - Criticals: +1d6 when this hit's exact knockout chance with it is above one half
+      and above the hit's alone (always against a mob), else disarm a rival with nothing
+      else to draw, else act first; on a critical stance it withdraws only when it is
+      losing and nearly down, else takes perfect cover.
     """
 
     name = "expert"
@@ -245,9 +363,14 @@ class ExpertFighter:
     ) -> int:
         read = _read(observation)
         phase = _phase(read)
+        # A mob's fight shows the `mob` key to both sides; the mob is the side that may
+        # never take the stance a hero always may (its mask), and it decides no critical.
+        in_mob_fight = "mob" in observation
+        i_am_mob = in_mob_fight and phase == "main" and not action_mask[A.HOLD_DEFEND]
         if phase == "crit_attack":
-            return _attack_critical(read, action_mask)
-        me, them = Side.of(read, "self"), Side.of(read, "opponent")
+            return _attack_critical(read, action_mask, against_mob=in_mob_fight)
+        me = Side.of(read, "self", mob=i_am_mob)
+        them = Side.of(read, "opponent", mob=in_mob_fight and not i_am_mob)
         if phase == "crit_defend":
             losing = me.hp < them.hp and me.hp <= MEAN_D6
             return int(A.DEFEND_WITHDRAW if losing else A.DEFEND_PERFECT_COVER)
@@ -269,7 +392,13 @@ class ExpertFighter:
     def _surrender_demand(
         self, read: FieldReader, mask: np.ndarray, me: Side, them: Side, distance: int
     ) -> int | None:
-        if them.hp > self.SURRENDER_AT * them.hp_max:
+        """A demand when it would work (a rival at the threshold; a mob with half its
+        members down, §8) and is likelier to than its best attack is to hit."""
+        if them.mob:
+            members = read("mob", "members_start")
+            if members - read("mob", "members_standing") < members / 2:
+                return None
+        elif them.hp > self.SURRENDER_AT * them.hp_max:
             return None
         social = int(read("skills", "self.social"))
         cl = challenge(STANDARD_CL + int(read("skills", "opponent.conviction")), social)
@@ -305,13 +434,19 @@ class ExpertFighter:
 def _attack_value(action: int, me: Side, them: Side, distance: int) -> float:
     """Expected damage of the attack now, minus the rival's best attack next turn from
     where the move leaves the two (it may step once before striking)."""
+    after = max(0, distance + MOVE_STEPS[action // len(Deed)])
+    return attack_gain(action, me, them, distance) - _threat(them, me, after)
+
+
+def attack_gain(action: int, me: Side, them: Side, distance: int) -> float:
+    """Expected damage of a move-and-attack action (ids 0-14) from `distance`."""
     move, deed = divmod(action, len(Deed))
     after = max(0, distance + MOVE_STEPS[move])
+    if MOVE_STEPS[move]:
+        me = me.moved()
     if deed == Deed.MELEE:
-        gain = me.best_attack(them, after) if after == 0 else 0.0
-    else:
-        gain = me.ranged_attack(them, after)
-    return gain - _threat(them, me, after)
+        return me.melee_attack(them) if after == 0 else 0.0
+    return me.ranged_attack(them, after)
 
 
 def _hit_chance(me: Side, them: Side, distance: int) -> float:

@@ -114,7 +114,11 @@ class DuelAEC(AECEnv):
                 self.terminations[name] = not outcome.truncated
                 self.truncations[name] = outcome.truncated
                 winner = DRAW if outcome.winner is None else outcome.winner
-                self.infos[name] = {"outcome": outcome.reason, "winner": winner}
+                self.infos[name] = {
+                    "outcome": outcome.reason,
+                    "winner": winner,
+                    **self.state.aftermath(),
+                }
         self._accumulate_rewards()
 
     def _mask(self, seat: int) -> np.ndarray:

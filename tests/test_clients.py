@@ -43,9 +43,12 @@ def test_gymnasium_vector_envs_with_wins_and_draws_mixed(env_id: str, mode: str)
         winners = []
         for _ in range(300):
             # an env whose duel just ended has no legal action: Gymnasium's next-step
-            # autoreset ignores its action and deals the next duel
+            # autoreset ignores its action and deals the next duel; otherwise, now and
+            # then, the first illegal action (a draw under illegal_limit=1)
             actions = [
-                rng.choice(np.flatnonzero(mask)) if mask.any() and rng.random() > 0.02 else 0
+                rng.choice(np.flatnonzero(mask))
+                if mask.any() and rng.random() > 0.02
+                else int(np.argmin(mask))
                 for mask in infos["action_mask"]
             ]
             _, _, terminated, truncated, infos = envs.step(np.array(actions))

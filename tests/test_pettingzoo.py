@@ -62,6 +62,19 @@ def test_a_whole_duel_is_zero_sum_and_narrated(system: str) -> None:
     assert "Duel over" in env.render()
 
 
+def test_the_final_infos_hold_the_aftermath() -> None:
+    """A digest's post-fight statistics (`DuelRecord.aftermath`) reach both agents."""
+    env = duelo_pz.env("liminal_mob")
+    env.reset(seed=3)
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert {"members_downed", "members_saved"} <= set(info), agent
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+
+
 def test_an_illegal_action_is_named() -> None:
     env = duelo_pz.env("infierno")
     env.reset(seed=0)

@@ -27,10 +27,10 @@ def test_rl_zoo3_trains_a_duelo_env(tmp_path: Path) -> None:
         sys.executable,
         "-m",
         "rl_zoo3.train",
-        *("--algo", "ppo", "--env", "duelo/Dunwich-v1", "--gym-packages", "duelo"),
+        *("--algo", "ppo", "--env", "duelo/Dunwich-v2", "--gym-packages", "duelo"),
         *("--conf-file", str(ZOO_FILE), "-n", "2048", "--eval-freq", "-1"),
         *("-f", str(tmp_path), "--seed", "0"),
     ]
     run = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert (tmp_path / "ppo" / "duelo-Dunwich-v1_1" / "duelo-Dunwich-v1.zip").is_file()
+    assert (tmp_path / "ppo" / "duelo-Dunwich-v2_1" / "duelo-Dunwich-v2.zip").is_file()

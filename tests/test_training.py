@@ -421,7 +421,7 @@ def test_each_env_imitates_the_teacher_of_its_own_scenario(tmp_path: Path) -> No
     imitates the solved play of the scenario it plays: one scenario's teacher would meet
     the other's observations and refuse them."""
     settings = short(
-        env_id="duelo/Liminal-v1",
+        env_id="duelo/Liminal-v2",
         env_kwargs={"options": {"round_cap": 1}},
         scenarios=("brawl", "standoff"),
         opponents=("liminal:random",),

@@ -93,8 +93,10 @@ class DuelEnv(gym.Env):
             refused with `UnsupportedRenderModeError`.
 
     `info` always holds `action_mask` and `seat`; once the duel is over, `outcome` (the
-    reason) and `winner` (the winning seat, or `DRAW`, -1); `illegal_action` is True on a
-    penalised illegal step. Each key keeps one type, so vector envs can stack them.
+    reason), `winner` (the winning seat, or `DRAW`, -1) and whatever the state's
+    `aftermath` reports (a digest's post-fight statistics, never part of the reward);
+    `illegal_action` is True on a penalised illegal step. Each key keeps one type, so
+    vector envs can stack them.
 
     The dice roll from a stream of their own, seeded from `np_random` whenever
     that is (re)seeded, so the same seed replays the same dice and seats. The
@@ -287,4 +289,5 @@ class DuelEnv(gym.Env):
         if self.result is not None:
             info["outcome"] = self.result.reason
             info["winner"] = DRAW if self.result.winner is None else self.result.winner
+            info.update(self.state.aftermath())
         return info

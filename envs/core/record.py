@@ -121,6 +121,12 @@ class DuelRecord:
         shares only what cannot change (numbers, strings, enums, frozen dataclasses)."""
         return _clone(self)  # type: ignore[no-any-return]
 
+    def aftermath(self) -> dict[str, Any]:
+        """What a finished fight leaves besides its result, for `info` and never for the
+        reward (a digest's post-fight rules: who is dying, which mob members were saved).
+        Empty unless the system's state says more."""
+        return {}
+
     def start_round(self, cap: int) -> bool:
         """Count a new round; past `cap` rounds the duel ends as a truncated draw.
 

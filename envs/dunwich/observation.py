@@ -13,19 +13,18 @@ from duelo.envs.dunwich.state import INCAPACITATION, VITALITY, DunwichState, Man
 CAPACITIES = ("fisico", "lucha", "disparo", "ini")
 ARMS = ("melee_dice", "melee_lethal", "ranged_dice", "firearm", "ballistic_armour")
 STATUS = ("acted", "reacted", "task", "defend_only", "engaged_at_start", "bonus", "bid")
-INCOMING = ("danar", "desplazar", "incapacitar", "pv")
+INCOMING = ("danar", "desplazar", "incapacitar")
 BOXES = tuple(f"box{i}_{value}" for i, value in enumerate(VITALITY))
 
 OBSERVATION_SPEC = ObservationSpec(
     (
-        ObsKey("phase", "one-hot: plan, act, react", 0, 1, (3,), one_hot(Phase)),
+        ObsKey("phase", "one-hot: plan, act, react, push", 0, 1, (4,), one_hot(Phase)),
         ObsKey(
             "incoming",
-            "the maneuver to react to, one-hot danar, desplazar, incapacitar; and 1 if it "
-            "commits an Advantage Point",
+            "the maneuver to react to, one-hot danar, desplazar, incapacitar",
             0,
             1,
-            (4,),
+            (3,),
             INCOMING,
         ),
         ObsKey(
@@ -109,7 +108,6 @@ def observe(state: DunwichState, seat: int) -> np.ndarray:
         incoming == Maneuver.DANAR,
         incoming == Maneuver.DESPLAZAR,
         incoming == Maneuver.INCAPACITAR,
-        pending is not None and pending.pv > 0,
         first == seat,
         first == 1 - seat,
         min(state.round, 999),

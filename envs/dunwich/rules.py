@@ -7,6 +7,7 @@ are in half metres (the 0.5 m grid of §6).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -31,11 +32,12 @@ from duelo.envs.dunwich.setup import (
 from duelo.envs.dunwich.state import (
     ATTACKS,
     BIDS,
-    DYING,
     INCAPACITATION,
+    PUSHES,
     REACTIONS,
+    SHOTS,
+    STRIKE_AND_RETREAT,
     VITALITY,
-    WITH_PV,
     Action,
     DunwichState,
     Fighter,
@@ -83,7 +85,7 @@ class DunwichRuleset:
     system = "dunwich"
     perfect_information = False
     """Hidden: sealed plans."""
-    version = 1
+    version = 2
     actions = Action
     observation_spec = OBSERVATION_SPEC
 
@@ -149,18 +151,23 @@ class DunwichRuleset:
         if state.phase == Phase.REACT:
             return self._reaction_mask(state, seat)
         me = state.fighters[seat]
+        if state.phase == Phase.PUSH:  # §8.2 step 2: 0..PV
+            for spent, action in enumerate(PUSHES):
+                mask[action] = spent <= me.pv
+            return mask
         distance = state.distance()
         if distance < CHARGE:  # §4 (d): within reach, or a charge
-            mask[[Action.DANAR, Action.INCAPACITAR]] = True
+            strikes = [Action.DANAR, Action.INCAPACITAR]
+            mask[[*strikes, Action.DANAR_RETREAT, Action.INCAPACITAR_RETREAT]] = True
             pushable = state.behind(1 - seat) >= PUSHABLE  # §5, §8.2
-            mask[Action.DESPLAZAR] = pushable
-            mask[Action.DESPLAZAR_PV] = pushable and me.pv >= 1
+            mask[[Action.DESPLAZAR, Action.DESPLAZAR_RETREAT]] = pushable
             mask[Action.POSITION_DANAR] = (
-                self.options.advantageous_position and not me.engaged_at_start  # §8.3
+                self.scenario.advantageous_position and not me.engaged_at_start  # §8.3
             )
         shoot = me.ranged is not None and distance > SHOT  # §4 (c)
         mask[[Action.SHOOT, Action.RETREAT_SHOOT]] = shoot
-        mask[Action.ADVANCE] = distance > ADJACENT
+        mask[Action.ADVANCE_SHOOT] = shoot and distance > SHOT + 1  # room to close, still > 5 m
+        mask[[Action.ADVANCE, Action.SPRINT_TOWARD]] = distance > ADJACENT
         mask[[Action.RETREAT, Action.SPRINT]] = True  # stopping at the wall (§12)
         return mask
 
@@ -170,14 +177,21 @@ class DunwichRuleset:
             self._plan(state, seat, action, dice)
         elif state.phase == Phase.REACT:
             self._pairing(state, seat, action, dice)
+        elif state.phase == Phase.PUSH:
+            pending = state.pending
+            assert pending is not None and pending.pusher == seat
+            if not self._push(state, seat, PUSHES.index(action), dice):
+                self._after_pairing(state, dice)
         elif action in ATTACKS:
             self._declare(state, seat, action, dice)
-        elif action in (Action.SHOOT, Action.RETREAT_SHOOT):
+        elif action in SHOTS:
             if action == Action.RETREAT_SHOOT:
                 self._move(state, seat, -MOVE)
+            elif action == Action.ADVANCE_SHOOT:  # closing, but still more than 5 m off
+                self._move(state, seat, MOVE, stop=SHOT + 1)
             self._shoot(state, seat, dice)
-        elif action == Action.SPRINT:
-            self._sprint(state, seat, dice)
+        elif action in (Action.SPRINT, Action.SPRINT_TOWARD):
+            self._sprint(state, seat, dice, toward=action == Action.SPRINT_TOWARD)
         else:
             self._move(state, seat, MOVE if action == Action.ADVANCE else -MOVE)
             self._next_initiative(state, dice)
@@ -205,11 +219,14 @@ class DunwichRuleset:
         self._next_plan(state, dice)
 
     def _plan_mask(self, state: DunwichState, seat: int) -> np.ndarray:
-        """§4 item 2: a bid of 0..pv (§10 #7), or the escape task (§9, §10 #24)."""
+        """§4 item 2: a bid of 0..pv (§10 #7), or the escape task (§9, §10 #24). PV win
+        initiative "en un emparejamiento" (seed; §8.1), so a bid is open only when a
+        pairing is in reach: the two under 7 m apart, a charge (ASSUMPTION)."""
         mask = np.zeros(len(Action), dtype=bool)
         pv = state.fighters[seat].pv
+        pairing = state.distance() < CHARGE
         for bid, action in enumerate(BIDS):
-            mask[action] = bid <= pv
+            mask[action] = bid <= pv and (bid == 0 or pairing)
         exit_near = state.behind(seat) <= ESCAPE_EXIT
         mask[Action.ESCAPE] = exit_near and state.distance() > ESCAPE_CLEAR
         return mask
@@ -300,14 +317,14 @@ class DunwichRuleset:
 
     # --- movement (§4 (a), (b), §6) ------------------------------------------------------
 
-    def _move(self, state: DunwichState, seat: int, step: int) -> None:
+    def _move(self, state: DunwichState, seat: int, step: int, stop: int = ADJACENT) -> None:
         """Up to `step` half metres toward the rival (negative: away); an advance stops
-        0.5 m short of it, a retreat at the wall (§12)."""
+        `stop` short of it (0.5 m), a retreat at the wall (§12)."""
         fighter = state.fighters[seat]
         before = fighter.position
         toward = 1 if seat == 0 else -1  # side A is left of side B
         if step > 0:
-            step = min(step, state.distance() - ADJACENT)
+            step = max(0, min(step, state.distance() - stop))
         else:
             step = -min(-step, state.behind(seat))
         fighter.position += toward * step
@@ -323,8 +340,9 @@ class DunwichRuleset:
             state.distance() / HALF_METRES,
         )
 
-    def _sprint(self, state: DunwichState, seat: int, dice: Dice) -> None:
-        """§4 (b): 7 + 4 m, plus 1 m per extra success of a Físico check, away (§12)."""
+    def _sprint(self, state: DunwichState, seat: int, dice: Dice, toward: bool) -> None:
+        """§4 (b): 7 + 4 m, plus 1 m per extra success of a Físico check, away from the
+        rival or toward it (stopping 0.5 m short)."""
         fighter = state.fighters[seat]
         faces, total = self._check(state, seat, fighter.character.fisico, dice, "sprint")
         metres = SPRINT + HALF_METRES * max(total - 1, 0)
@@ -336,7 +354,7 @@ class DunwichRuleset:
             total,
             metres / HALF_METRES,
         )
-        self._move(state, seat, -metres)
+        self._move(state, seat, metres if toward else -metres)
         self._next_initiative(state, dice)
 
     # --- checks --------------------------------------------------------------------------
@@ -365,7 +383,7 @@ class DunwichRuleset:
                 me.ranged.firearm and them.character.ballistic_armour  # §7, published
             )
             damage = roll_pool(dice, me.ranged.dice, "damage")
-            if self._wound(state, 1 - seat, damage, lethal, seat, dice):
+            if self._wound(state, 1 - seat, damage, lethal, seat):
                 return
         else:
             state.say(seat, "{} misses", me.name)
@@ -388,19 +406,21 @@ class DunwichRuleset:
             state.say(
                 seat, "{} wins an advantageous position {}: +{} successes", me.name, faces, me.bonus
             )
+        charged = 0
         if state.distance() > REACH:  # §6: the charger ends 0.5 m from its target
-            me.position += (1 if seat == 0 else -1) * (state.distance() - ADJACENT)
+            charged = state.distance() - ADJACENT
+            me.position += (1 if seat == 0 else -1) * charged
             state.say(seat, "{} charges to {} m", me.name, me.position / HALF_METRES)
         maneuver = ATTACKS[action]
-        pv = 1 if action in WITH_PV else 0
-        state.pending = Pending(seat, maneuver, pv)
+        retreat = MOVE - charged if action in STRIKE_AND_RETREAT else 0  # §4 (a), §6
+        state.pending = Pending(seat, maneuver, retreat)
         state.say(
             seat,
-            "{} declares {}{} against {}",
+            "{} declares {} against {}{}",
             me.name,
             maneuver.label,
-            " (+1 PV)" if pv else "",
             them.name,
+            ", then falls back" if retreat else "",
         )
         state.phase, state.current = Phase.REACT, 1 - seat
 
@@ -416,7 +436,6 @@ class DunwichRuleset:
             mask[action] = True
         if not state.behind(pending.initiator) >= PUSHABLE:  # §5: the pushed must have room
             mask[Action.REACT_DESPLAZAR] = False
-        mask[Action.REACT_DESPLAZAR_PV] = mask[Action.REACT_DESPLAZAR] and me.pv >= 1
         return mask
 
     def _pairing(self, state: DunwichState, seat: int, action: Action, dice: Dice) -> None:
@@ -425,10 +444,7 @@ class DunwichRuleset:
         pending = state.pending
         assert pending is not None
         initiator, reactor = pending.initiator, seat
-        sides = {
-            initiator: (pending.maneuver, pending.pv),
-            reactor: (REACTIONS[action], 1 if action in WITH_PV else 0),
-        }
+        sides = {initiator: pending.maneuver, reactor: REACTIONS[action]}
         if not state.fighters[reactor].acted:
             state.fighters[reactor].reacted = True  # §4 item 5: its turn is spent
         state.say(
@@ -441,14 +457,14 @@ class DunwichRuleset:
         for side in (initiator, reactor):  # both pools, then Defenderse's rerolls (§10 #28)
             fighter = state.fighters[side]
             size = self._pool(fighter, fighter.character.lucha)
-            if sides[side][0] == Maneuver.INCAPACITAR:
+            if sides[side] == Maneuver.INCAPACITAR:
                 size -= 1  # §5, §10 #5: -1 die
             rolled[side] = roll_pool(dice, size, "lucha")
         totals = {}
         for side in (initiator, reactor):
             fighter = state.fighters[side]
             faces = rolled[side]
-            if sides[side][0] == Maneuver.DEFENDERSE:
+            if sides[side] == Maneuver.DEFENDERSE:
                 faces = rerolled(faces, fighter.character.lucha, lambda: dice.roll(6, "reroll"))
             totals[side] = count(faces) + fighter.bonus  # §8.3, §10 #21: a position's bonus
             shown = faces if faces == rolled[side] else f"{rolled[side]} rerolled to {faces}"
@@ -464,23 +480,37 @@ class DunwichRuleset:
         mine, theirs = totals[initiator], totals[reactor]
         if mine == theirs:
             state.say(None, "A tie: nothing happens")
-            self._next_initiative(state, dice)
+            self._after_pairing(state, dice)
             return
         winner = initiator if mine > theirs else reactor
         margin = abs(mine - theirs)
-        maneuver, pv = sides[winner]
+        maneuver = sides[winner]
         if self.options.bank_extra_successes:  # §10 #6
             fighter = state.fighters[winner]
             banked = min(MAX_PV, fighter.pv + totals[winner] - 1) - fighter.pv
             if banked > 0:
                 fighter.pv += banked
                 state.say(winner, "{} banks {} PV", fighter.name, banked)
-        if self._effect(state, winner, maneuver, pv, margin, dice):
+        if maneuver == Maneuver.DESPLAZAR and state.fighters[winner].pv:
+            # §8.2 step 2: the winner chooses the PV to spend, knowing it won
+            state.pending = dataclasses.replace(pending, pusher=winner)
+            state.phase, state.current = Phase.PUSH, winner
             return
+        if self._effect(state, winner, maneuver, margin, dice):
+            return
+        self._after_pairing(state, dice)
+
+    def _after_pairing(self, state: DunwichState, dice: Dice) -> None:
+        """An initiator that struck to fall back moves away the rest of its 7 m (§4 (a));
+        then the next Initiative Turn."""
+        pending = state.pending
+        assert pending is not None
+        if pending.retreat:
+            self._move(state, pending.initiator, -pending.retreat)
         self._next_initiative(state, dice)
 
     def _effect(
-        self, state: DunwichState, winner: int, maneuver: Maneuver, pv: int, margin: int, dice: Dice
+        self, state: DunwichState, winner: int, maneuver: Maneuver, margin: int, dice: Dice
     ) -> bool:
         """The winner's maneuver on the loser (§5); True when the duel ended."""
         me, them = state.fighters[winner], state.fighters[1 - winner]
@@ -490,7 +520,7 @@ class DunwichRuleset:
         if maneuver == Maneuver.DANAR:
             extra = margin - 1 if self.options.margin_dice else 0  # §10 #9
             faces = roll_pool(dice, me.melee.dice + extra, "damage")
-            return self._wound(state, 1 - winner, faces, me.melee.lethal, winner, dice)
+            return self._wound(state, 1 - winner, faces, me.melee.lethal, winner)
         if maneuver == Maneuver.INCAPACITAR:  # §7: the knockout roll
             faces = roll_pool(dice, me.melee.dice, "knockout")
             final, marks = knockout_marks(faces, lambda: dice.roll(6, "knockout reroll"))
@@ -505,14 +535,14 @@ class DunwichRuleset:
                 before,
                 them.incap,
             )
-            return self._check_out(state, 1 - winner, winner, dice)
-        return self._push(state, winner, pv, dice)
+            return self._check_out(state, 1 - winner, winner)
+        return self._push(state, winner, 0, dice)
 
     def _push(self, state: DunwichState, winner: int, pv: int, dice: Dice) -> bool:
         """§8.2: D = ceil(Físico / 2) m + 0.5 m per PV spent; a wall short of D stops the
-        loser, who takes floor(D) Non-Lethal dice (§10 #16)."""
+        loser, who takes floor(D) Non-Lethal dice (§10 #16). True when the duel ended."""
         me, them = state.fighters[winner], state.fighters[1 - winner]
-        me.pv -= pv  # §10 #26: paid only now, the push having won
+        me.pv -= pv  # §8.2 step 2: what the winner chose to spend, knowing it won
         push = HALF_METRES * math.ceil(me.character.fisico / 2) + pv
         room = state.behind(1 - winner)
         travelled = min(push, room)
@@ -522,21 +552,22 @@ class DunwichRuleset:
             me.position += away * travelled
         state.say(
             winner,
-            "{} pushes {} {} m{}",
+            "{} pushes {} {} m{}{}",
             me.name,
             them.name,
             travelled / HALF_METRES,
+            f" (+{pv} PV)" if pv else "",
             "" if push <= room else " into the wall",
         )
         if push <= room:  # §8.2 step 5: D = F is no impact
             return False
         faces = roll_pool(dice, push // HALF_METRES, "impact")
-        return self._wound(state, 1 - winner, faces, False, winner, dice)
+        return self._wound(state, 1 - winner, faces, False, winner)
 
     # --- damage (§7) and the end (§9) ---------------------------------------------------
 
     def _wound(
-        self, state: DunwichState, seat: int, faces: list[int], lethal: bool, by: int, dice: Dice
+        self, state: DunwichState, seat: int, faces: list[int], lethal: bool, by: int
     ) -> bool:
         """Damage dice on `seat`'s registers; True when it is out (the duel ended)."""
         fighter = state.fighters[seat]
@@ -552,40 +583,17 @@ class DunwichRuleset:
             before,
             fighter.incap,
         )
-        return self._check_out(state, seat, by, dice)
+        return self._check_out(state, seat, by)
 
-    def _check_out(self, state: DunwichState, seat: int, by: int, dice: Dice) -> bool:
+    def _check_out(self, state: DunwichState, seat: int, by: int) -> bool:
+        """§9: out when incapacitated or dead; who is then dying is the aftermath's
+        (`DunwichState.aftermath`), rolled for by no check inside the duel."""
         fighter = state.fighters[seat]
         if not fighter.out:
             return False
         how = "dead" if all(fighter.crossed) else "incapacitated"
         state.finish(Outcome(by, f"{fighter.name} is {how}"))
-        for side in (0, 1):
-            self._bleed(state, side, dice)
         return True
-
-    def _bleed(self, state: DunwichState, seat: int, dice: Dice) -> None:
-        """§7 (published): once the fight ends, a dying combatant (5+ Vitality boxes) makes
-        a Físico check each turn; a failure crosses its highest free box. The duel plays
-        the first; it changes no result."""
-        fighter = state.fighters[seat]
-        if fighter.crossed_count < DYING or all(fighter.crossed):
-            return
-        # the bare Físico, as the digest's example (§11 V13) rolls it: the wound penalty
-        # is a combat modifier
-        faces = roll_pool(dice, fighter.character.fisico, "dying")
-        if count(faces):
-            state.say(seat, "{} is dying: Físico {} holds", fighter.name, faces)
-            return
-        highest = max(i for i, crossed in enumerate(fighter.crossed) if not crossed)
-        wound(fighter, [VITALITY[highest]], lethal=True)
-        state.say(
-            seat,
-            "{} is dying: Físico {} fails, box {} crossed",
-            fighter.name,
-            faces,
-            VITALITY[highest],
-        )
 
 
 def wound(fighter: Fighter, faces: list[int], lethal: bool) -> list[int]:

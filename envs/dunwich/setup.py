@@ -105,6 +105,9 @@ class Scenario:
     fighters: tuple[str, str]
     positions: tuple[float, float]
     arena: float = 12.0
+    advantageous_position: bool = False
+    """§8.3, seed: "si la situación lo permite, y el GM lo considera adecuado": a place
+    with something to climb or use lets a fighter not engaged win a position."""
 
     def __post_init__(self) -> None:
         if not 4 <= self.arena <= MAX_ARENA:
@@ -124,8 +127,6 @@ class Scenario:
 class DunwichOptions:
     """GM rulings where the seed is silent; each default is the digest's ASSUMPTION."""
 
-    advantageous_position: bool = True
-    """§5, §8.3: the GM lets a combatant not engaged win an advantageous position."""
     bank_extra_successes: bool = False
     """§10 #6: the extra successes of a won melee roll become Advantage Points (max 3)."""
     margin_dice: bool = False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 from duelo.envs.core.record import DuelRecord
 from duelo.envs.dunwich.setup import Character, DunwichOptions, Scenario, Weapon
@@ -17,28 +18,38 @@ DYING = 5
 
 
 class Action(IntEnum):
-    """Every decision of a Dunwich duel (digest §12 table; RETREAT_SHOOT added, §4 (a):
-    the move and the shot in one Initiative Turn)."""
+    """Every decision of a Dunwich duel (digest §12 table, widened by the rules review):
+    the plan's bids of 0..3 PV (§2: a fighter holds up to 3) or the escape task; an
+    Initiative Turn's move and deliberate action in either order (§4 (a)); the reactions;
+    and the PV a push's winner spends (§8.2: "que el vencedor quiera emplear")."""
 
     BID_0 = 0
     BID_1 = 1
     BID_2 = 2
-    DANAR = 3
-    DESPLAZAR = 4
-    DESPLAZAR_PV = 5
-    INCAPACITAR = 6
-    SHOOT = 7
-    ADVANCE = 8
-    RETREAT = 9
-    SPRINT = 10
-    POSITION_DANAR = 11
-    ESCAPE = 12
-    REACT_DANAR = 13
-    REACT_DEFEND = 14
-    REACT_DESPLAZAR = 15
-    REACT_INCAPACITAR = 16
-    REACT_DESPLAZAR_PV = 17
-    RETREAT_SHOOT = 18
+    BID_3 = 3
+    ESCAPE = 4
+    DANAR = 5
+    DESPLAZAR = 6
+    INCAPACITAR = 7
+    POSITION_DANAR = 8
+    DANAR_RETREAT = 9
+    DESPLAZAR_RETREAT = 10
+    INCAPACITAR_RETREAT = 11
+    SHOOT = 12
+    ADVANCE_SHOOT = 13
+    RETREAT_SHOOT = 14
+    ADVANCE = 15
+    RETREAT = 16
+    SPRINT = 17
+    SPRINT_TOWARD = 18
+    REACT_DANAR = 19
+    REACT_DEFEND = 20
+    REACT_DESPLAZAR = 21
+    REACT_INCAPACITAR = 22
+    PUSH_0 = 23
+    PUSH_1 = 24
+    PUSH_2 = 25
+    PUSH_3 = 26
 
 
 class Maneuver(IntEnum):
@@ -55,33 +66,43 @@ class Maneuver(IntEnum):
         return "Dañar" if self == Maneuver.DANAR else self.name.capitalize()
 
 
-BIDS = (Action.BID_0, Action.BID_1, Action.BID_2)
+BIDS = (Action.BID_0, Action.BID_1, Action.BID_2, Action.BID_3)
 PLAN = (*BIDS, Action.ESCAPE)
+PUSHES = (Action.PUSH_0, Action.PUSH_1, Action.PUSH_2, Action.PUSH_3)
+"""The PV a push's winner spends: +0.5 m each (§8.2)."""
 ATTACKS = {
     Action.DANAR: Maneuver.DANAR,
     Action.DESPLAZAR: Maneuver.DESPLAZAR,
-    Action.DESPLAZAR_PV: Maneuver.DESPLAZAR,
     Action.INCAPACITAR: Maneuver.INCAPACITAR,
     Action.POSITION_DANAR: Maneuver.DANAR,
+    Action.DANAR_RETREAT: Maneuver.DANAR,
+    Action.DESPLAZAR_RETREAT: Maneuver.DESPLAZAR,
+    Action.INCAPACITAR_RETREAT: Maneuver.INCAPACITAR,
 }
+STRIKE_AND_RETREAT = (
+    Action.DANAR_RETREAT,
+    Action.DESPLAZAR_RETREAT,
+    Action.INCAPACITAR_RETREAT,
+)
+"""The maneuver, then the rest of the turn's 7 m away from the rival (§4 (a): "realizar
+la acción y mover")."""
+SHOTS = (Action.SHOOT, Action.ADVANCE_SHOOT, Action.RETREAT_SHOOT)
 REACTIONS = {
     Action.REACT_DANAR: Maneuver.DANAR,
     Action.REACT_DEFEND: Maneuver.DEFENDERSE,
     Action.REACT_DESPLAZAR: Maneuver.DESPLAZAR,
     Action.REACT_INCAPACITAR: Maneuver.INCAPACITAR,
-    Action.REACT_DESPLAZAR_PV: Maneuver.DESPLAZAR,
 }
-WITH_PV = (Action.DESPLAZAR_PV, Action.REACT_DESPLAZAR_PV)
-"""A push with one Advantage Point committed, paid only if the push wins (§10 #26)."""
 
 
 class Phase(IntEnum):
-    """The three kinds of decision (§12): the turn's sealed plan, an Initiative Turn, a
-    reaction to a melee maneuver."""
+    """The kinds of decision (§12): the turn's sealed plan, an Initiative Turn, a reaction
+    to a melee maneuver, and the PV a won push spends (§8.2 step 2)."""
 
     PLAN = 0
     ACT = 1
     REACT = 2
+    PUSH = 3
 
 
 @dataclass
@@ -117,6 +138,11 @@ class Fighter:
         return sum(self.crossed)
 
     @property
+    def dying(self) -> bool:
+        """Five or more Vitality boxes crossed, not all (§7, §9, published)."""
+        return DYING <= self.crossed_count < len(VITALITY)
+
+    @property
     def out(self) -> bool:
         """Incapacitated or dead (§9)."""
         return self.incap >= INCAPACITATION or all(self.crossed)
@@ -124,11 +150,15 @@ class Fighter:
 
 @dataclass(frozen=True)
 class Pending:
-    """A declared melee maneuver waiting for its target's reaction (§4 item 4)."""
+    """A declared melee maneuver waiting for its target's reaction, or its won push for
+    the winner's PV (§4 item 4, §8.2)."""
 
     initiator: int
     maneuver: Maneuver
-    pv: int
+    retreat: int = 0
+    """Half metres the initiator moves away once the pairing is over (§4 (a))."""
+    pusher: int | None = None
+    """The winner of the pairing whose push waits for its PV (Phase.PUSH)."""
 
 
 @dataclass
@@ -149,6 +179,11 @@ class DunwichState(DuelRecord):
     def distance(self) -> int:
         """Half metres between the two (side A is always left of side B)."""
         return self.fighters[1].position - self.fighters[0].position
+
+    def aftermath(self) -> dict[str, Any]:
+        """§9: anyone with 5 or more Vitality boxes crossed (and not dead) is dying, by
+        seat; reported in `info` only."""
+        return {"dying": tuple(f.dying for f in self.fighters)}
 
     def behind(self, seat: int) -> int:
         """Half metres from `seat` to the wall at its back (away from its rival)."""

@@ -1,4 +1,4 @@
-"""`duelo/Liminal-v1` and `duelo/LiminalMob-v1`: the Gymnasium faces of Liminal."""
+"""`duelo/Liminal-v2` and `duelo/LiminalMob-v2`: the Gymnasium faces of Liminal."""
 
 from __future__ import annotations
 
@@ -120,15 +120,18 @@ class LiminalEnv(DuelEnv):
     free automatic draw, free move and one action (§4); the half-band distance
     track (§6); melee and ranged attacks with their CLs and the +-2 modifiers for
     cover, high ground, unseen targets, a better weapon and a pistol fired
-    adjacent (§5, §8); damage 1d6 + weapon + strength talent, unarmed non-lethal
+    adjacent, the same advantage on both sides cancelling (§5, §8, seed L67); damage 1d6 + weapon + strength talent, unarmed non-lethal
     (§7, §9); the three attack criticals and the stance criticals, chosen as
     decisions (§7; under `crit_choice="fixed"` the digest's preference, §10 #18, and
-    a stance's critical always perfect cover, never the withdrawal); the defensive stance; the fast move and its Athletics test
-    (§10 #11); recovering a dropped weapon with the quick grab and its bonus
-    action (§5, §10 #12); the social test (§10 #14); withdrawal (§9); the round cap.
+    a stance's critical always perfect cover, never the withdrawal); a second disarm
+    dropping a second weapon, the first of the loadout recovered first (ASSUMPTION);
+    the defensive stance; the fast move and its Athletics test (§10 #11); recovering
+    a dropped weapon with the quick grab and its bonus action (§5, §10 #12); the
+    social test (§10 #14); withdrawal (§9); the round cap. The preset stat blocks
+    hold §10 #4's skills and no others.
 
     Left out, and why:
-    - Mobs (turbas, §8): not in this env; a hero against a mob is `duelo/LiminalMob-v1`.
+    - Mobs (turbas, §8): not in this env; a hero against a mob is `duelo/LiminalMob-v2`.
     - The move after the action (§10 #9, option `allow_move_after_action`): the free
       move comes before the action, which keeps the action space small; not built.
     - Hidden opponent stats (§10 #20, option `hide_opponent_stats`): a GM-run duel
@@ -142,6 +145,9 @@ class LiminalEnv(DuelEnv):
 
     ## Version History
 
+    - v2: the rules review's fixes: a second disarm no longer gives back the first
+      weapon; the same modifier on both sides cancels (high ground, darkness); the
+      preset stat blocks lose the skills §10 #4 does not give them.
     - v1: a duel the opponent ends before the learner's first decision is an episode
       of one step whose only legal action, `TAKE_RESULT`, takes its result (it was
       dealt again, which scored the learner above a tournament); the opponent's
@@ -178,7 +184,7 @@ class LiminalMobEnv(DuelEnv):
     A group of unskilled people, dangerous because there are many: one attack a
     round at a level of 1 per 2 members standing (at most 3), 1d6 damage (1d6+1
     armed), and 3 Endurance a member, damage spilling from one to the next. The
-    hero fights as in `duelo/Liminal-v1`; the mob only moves, fast-moves and
+    hero fights as in `duelo/Liminal-v2`; the mob only moves, fast-moves and
     strikes in melee, defends and tests at skill 0, takes +1d6 on its criticals,
     and breaks to a demand to surrender once half its members are down. The
     learner may play either side (`learner_seat`).
@@ -186,8 +192,9 @@ class LiminalMobEnv(DuelEnv):
     ## Action Space
 
     `Discrete(25)`, the duel's, masked; the mob's mask allows only HOLD,
-    HOLD_MELEE, ADVANCE, ADVANCE_MELEE, RETREAT, FAST_ADVANCE and FAST_RETREAT,
-    and the hero's never CRIT_DISARM:
+    HOLD_MELEE, ADVANCE, ADVANCE_MELEE and FAST_ADVANCE (a mob never retreats
+    unless broken, §12, and a broken mob ends the fight), and the hero's never
+    CRIT_DISARM:
 
 {_ACTIONS}
     ## Observation Space
@@ -212,15 +219,19 @@ class LiminalMobEnv(DuelEnv):
 
     ## Episode End
 
-    Terminated when the hero or the whole mob is down, the mob breaks, or a side
-    withdraws; truncated at the round cap (30).
+    Terminated when the hero or the whole mob is down, the mob breaks, or the
+    hero withdraws; truncated at the round cap (30). The final `info` holds
+    `members_downed` (members down at the end) and `members_saved`: when the
+    hero won and has Medicine, it rolls 2d6 + Medicine once after the fight and
+    saves one downed member per point above 8 (seed L87-88, §8; a statistic,
+    never reward).
 
     ## Arguments
 
     - `opponent`: the policy playing the other seat (a name for `gymnasium.make`).
     - `scenario`: `"street_gang"` (default), `"back_alley"` or a `MobScenario`.
     - `hero`: a character id of `configs/liminal/characters.yaml`; default the scenario's.
-    - `options`: dict of `LiminalOptions` fields, as in `duelo/Liminal-v1`.
+    - `options`: dict of `LiminalOptions` fields, as in `duelo/Liminal-v2`.
     - `learner_seat`, `illegal_action`, `illegal_penalty`, `illegal_limit`,
       `flat_observation`, `render_mode` (`"ansi"`): see `DuelEnv`.
 
@@ -229,17 +240,20 @@ class LiminalMobEnv(DuelEnv):
     Implements seed `001_3a3a9868b83ae6e2.txt` ("Turbas") as read by
     `rules/liminal.md` §8: the grouped attack and its level, damage that spills
     from member to member (a pool of 3 x members), skill 0 for everything else,
-    the mob's +1d6 criticals, breaking at half strength, and the +2 of a blade
-    against an unarmed mob; the rest is the duel's rules.
+    the mob's +1d6 criticals, breaking at half strength, a mob that never
+    retreats (§12), the +2 of a blade against an unarmed mob, and saving downed
+    members with Medicine after a fight the hero won (§8; ASSUMPTION: a healer
+    standing at the end, §13.6; a fight cut at the round cap has no aftermath
+    roll); the rest is the duel's rules.
 
     Left out, and why:
-    - Saving mob members afterwards (Medicine, §8): a statistic after the fight,
-      not part of it.
     - Several heroes and split mobs, a ringleader with a real weapon (§8, §12):
       they need more than two sides.
 
     ## Version History
 
+    - v2: the rules review's fixes: the mob never retreats; `members_downed` and
+      `members_saved` in the final `info`; the duel's v2 fixes.
     - v1: a duel the opponent ends before the learner's first decision is an episode
       of one step whose only legal action, `TAKE_RESULT`, takes its result (it was
       dealt again, which scored the learner above a tournament); the opponent's

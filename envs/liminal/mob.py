@@ -35,7 +35,7 @@ from duelo.envs.liminal.setup import (
     Scenario,
     load_catalog,
 )
-from duelo.envs.liminal.state import Action, LiminalState
+from duelo.envs.liminal.state import Action, LiminalState, PendingHit
 
 HERO, MOB = 0, 1
 MEMBER_ENDURANCE = 3
@@ -48,11 +48,10 @@ MOB_ACTIONS = (
     Action.HOLD_MELEE,
     Action.ADVANCE,
     Action.ADVANCE_MELEE,
-    Action.RETREAT,
     Action.FAST_ADVANCE,
-    Action.FAST_RETREAT,
 )
-"""A mob only moves, fast-moves and strikes in melee (digest §8 ASSUMPTIONS)."""
+"""A mob only moves, fast-moves and strikes in melee (digest §8 ASSUMPTIONS), and never
+retreats unless broken (§12), which ends the fight: so it never retreats."""
 MOB_MASK = np.isin(np.arange(len(Action)), MOB_ACTIONS)
 """MOB_ACTIONS as a mask, built once (the mask is asked for at every step)."""
 
@@ -118,6 +117,20 @@ OBSERVATION_SPEC = ObservationSpec(
 )
 
 
+@dataclass
+class MobState(LiminalState):
+    """A hero's fight against a mob: the duel's state and what the aftermath reports."""
+
+    saved: int = 0
+    """Downed members the hero's Medicine saved after the fight (§8)."""
+
+    def aftermath(self) -> dict[str, Any]:
+        """Digest §12: `members_downed` and `members_saved`, statistics and never reward."""
+        mob = self.fighters[MOB]
+        members = mob.character.endurance_max // MEMBER_ENDURANCE
+        return {"members_downed": members - standing(mob.endurance), "members_saved": self.saved}
+
+
 class LiminalMobRuleset(LiminalRuleset):
     """A Liminal hero (seat 0) against a mob (seat 1) (DESIGN.md layer 2).
 
@@ -129,7 +142,8 @@ class LiminalMobRuleset(LiminalRuleset):
     """
 
     system = "liminal_mob"
-    version = 1
+    version = 2
+    State = MobState
     observation_spec = OBSERVATION_SPEC
 
     def __init__(
@@ -218,6 +232,33 @@ class LiminalMobRuleset(LiminalRuleset):
             mob.character = dataclasses.replace(mob.character, melee=level)
         state.say(MOB, "{} members stand (attack level {})", up, level)
 
+    def _damage(self, state: LiminalState, hit: PendingHit, dice: Dice, extra_die: bool) -> None:
+        super()._damage(state, hit, dice, extra_die)
+        if state.result is not None and state.result.winner == HERO:
+            self._tend_the_fallen(state, dice)
+
+    def _tend_the_fallen(self, state: LiminalState, dice: Dice) -> None:
+        """Seed L87-88, §8: after the fight the hero, standing and with Medicine, rolls it
+        once at normal difficulty; each point above 8 saves one downed member."""
+        assert isinstance(state, MobState)
+        hero = state.fighters[HERO]
+        medicine = hero.character.medicine
+        downed = state.aftermath()["members_downed"]
+        if medicine < 1 or not downed:  # "con habilidades curativas", someone to save
+            return
+        faces = [dice.roll(6, "medicine"), dice.roll(6, "medicine")]
+        state.saved = min(downed, max(0, sum(faces) + medicine - STANDARD_CL))
+        state.say(
+            HERO,
+            "After the fight: {} rolls Medicine 2d6 {} {:+d} = {}; {} of {} downed saved",
+            hero.name,
+            faces,
+            medicine,
+            sum(faces) + medicine,
+            state.saved,
+            downed,
+        )
+
     def _social(self, state: LiminalState, seat: int, dice: Dice) -> None:
         """§8: a demand breaks the mob once half its members are down, else nothing."""
         if seat == MOB:
@@ -228,6 +269,7 @@ class LiminalMobRuleset(LiminalRuleset):
         if result != Grade.MISS and down >= self.mob_scenario.members / 2:
             state.say(seat, "{} breaks and runs", mob.name)
             state.finish(Outcome(HERO, f"{mob.name} breaks"))
+            self._tend_the_fallen(state, dice)
             return
         state.say(seat, "{} does not listen", mob.name)
         self._end_turn(state)

@@ -139,7 +139,7 @@ def observed(state: LiminalState, seat: int, strength_bonus: dict[Strength, int]
         values += _weapon_row(_spare(fighter))
     for side, fighter in enumerate((me, them)):
         values += [
-            fighter.dropped is not None,
+            bool(fighter.dropped),
             fighter.defending,
             fighter.perfect_cover,
             fighter.in_cover,
@@ -155,7 +155,7 @@ def observed(state: LiminalState, seat: int, strength_bonus: dict[Strength, int]
 def _spare(fighter: Fighter) -> Weapon | None:
     """The carried weapon not in hand (and not knocked away)."""
     for index, weapon in enumerate(fighter.carried):
-        if index != fighter.held and index != fighter.dropped:
+        if index != fighter.held and index not in fighter.dropped:
             return weapon
     return None
 

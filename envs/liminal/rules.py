@@ -62,8 +62,10 @@ class LiminalRuleset:
     """
 
     system = "liminal"
+    State: type[LiminalState] = LiminalState
+    """The state `new_duel` builds (the mob's keeps what its aftermath needs)."""
     perfect_information = True
-    version = 1
+    version = 2
     actions = Action
     observation_spec = OBSERVATION_SPEC
 
@@ -107,7 +109,7 @@ class LiminalRuleset:
             )
             for seat, c in enumerate(self.characters)
         ]
-        state = LiminalState(
+        state = self.State(
             scenario=self.scenario,
             options=self.options,
             fighters=fighters,
@@ -164,7 +166,7 @@ class LiminalRuleset:
             mask[base + Deed.DEFEND] = True
             mask[base + Deed.SOCIAL] = self.options.social_action and distance <= SOCIAL_REACH
         if state.phase == Phase.MAIN:
-            mask[Action.RECOVER] = me.dropped is not None
+            mask[Action.RECOVER] = bool(me.dropped)
         mask[Action.FAST_ADVANCE] = state.distance > 0 and not state.moved
         mask[Action.FAST_RETREAT] = not state.moved
         return mask
@@ -345,19 +347,21 @@ class LiminalRuleset:
     def _attack_modifiers(
         self, state: LiminalState, me: Fighter, them: Fighter, weapon: Weapon, melee: bool
     ) -> tuple[int, list[str]]:
-        """The attacker's +-2s (§8)."""
+        """The attacker's +-2s (§8). The same advantage or disadvantage on both sides
+        cancels (seed L67: "los modificadores se cancelan"): high ground against high ground,
+        darkness on both sides (cover is weighed in the CL, where it cancels too)."""
         bonus, notes = 0, []
         if melee:
             if self._better_weapon(me, them, weapon):
                 bonus += MODIFIER
                 notes.append("better weapon +2")
-            if me.high_ground:
+            if me.high_ground and not them.high_ground:
                 bonus += MODIFIER
                 notes.append("high ground +2")
         elif state.distance == 0 and weapon.adjacent_penalty:
             bonus += weapon.adjacent_penalty  # seed: a pistol fired at an adjacent rival
             notes.append(f"adjacent {weapon.adjacent_penalty:+d}")
-        if them.unseen:
+        if them.unseen and not me.unseen:
             bonus -= MODIFIER
             notes.append("target unseen -2")
         return bonus, notes
@@ -427,7 +431,8 @@ class LiminalRuleset:
                 seat, "Critical: {} will act first from the next round", state.fighters[seat].name
             )
         elif choice == Action.CRIT_DISARM:
-            them.dropped, them.held = them.held, None
+            assert them.held is not None  # the mask: disarm only a rival holding a weapon
+            them.dropped, them.held = tuple(sorted((*them.dropped, them.held))), None
             state.say(seat, "Critical: {} is disarmed", them.name)
         else:
             state.say(seat, "Critical: +1d6 damage")
@@ -436,7 +441,7 @@ class LiminalRuleset:
     def _fixed_critical(self, state: LiminalState, seat: int) -> Action:
         """§10 #18: disarm a target with no other weapon to draw; else act first; else +1d6."""
         them = state.fighters[1 - seat]
-        spare = any(i not in (them.held, them.dropped) for i in range(len(them.carried)))
+        spare = any(i != them.held and i not in them.dropped for i in range(len(them.carried)))
         if them.held is not None and not spare:
             return Action.CRIT_DISARM
         if state.next_first != seat:
@@ -490,9 +495,11 @@ class LiminalRuleset:
         self._end_turn(state)
 
     def _recover(self, state: LiminalState, seat: int, dice: Dice) -> None:
-        """Seed: the weapon comes back; Athletics at 12 is quick enough for another action."""
+        """Seed: the weapon comes back; Athletics at 12 is quick enough for another action.
+        Of two knocked away, the first of the loadout comes back, the one the fighter
+        started with in hand (ASSUMPTION: the seed recovers "el arma")."""
         me = state.fighters[seat]
-        me.held, me.dropped = me.dropped, None
+        me.held, me.dropped = me.dropped[0], me.dropped[1:]
         state.say(seat, "{} recovers the {}", me.name, me.carried[me.held].name)
         result, _ = self._test(state, seat, "athletics", QUICK_GRAB_CL, dice, "quick grab")
         if result == Grade.MISS:
@@ -556,7 +563,7 @@ class LiminalRuleset:
                 if (
                     weapon.kind == Kind.MELEE
                     and weapon is not self.unarmed
-                    and index != fighter.dropped
+                    and index not in fighter.dropped
                 ):
                     return weapon
         return self.unarmed
@@ -571,7 +578,8 @@ class LiminalRuleset:
             return held
         if not fighter.drew_this_round:
             for index, weapon in enumerate(fighter.carried):
-                if weapon.kind == Kind.RANGED and weapon.bands[band] and index != fighter.dropped:
+                usable = weapon.kind == Kind.RANGED and weapon.bands[band]
+                if usable and index not in fighter.dropped:
                     return weapon
         return None
 
@@ -582,7 +590,7 @@ class LiminalRuleset:
         return any(
             w.kind == Kind.RANGED and w.bands[band]
             for i, w in enumerate(fighter.carried)
-            if i != fighter.dropped
+            if i not in fighter.dropped
         )
 
     @staticmethod
@@ -590,7 +598,9 @@ class LiminalRuleset:
         """Put `weapon` in hand: the free draw of the round (§4), when it is not there yet."""
         if fighter.weapon is weapon or weapon not in fighter.carried:
             return  # already in hand, or fists
-        fighter.held = fighter.carried.index(weapon)
+        fighter.held = next(  # of two alike, the one not knocked away
+            i for i, w in enumerate(fighter.carried) if w is weapon and i not in fighter.dropped
+        )
         fighter.drew_this_round = True
 
 

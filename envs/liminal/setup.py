@@ -99,6 +99,8 @@ class Character:
     perception: int = 0
     social: int = 0
     conviction: int = 0
+    medicine: int = 0
+    """Only for saving downed mob members after the fight (digest §2, §8), so not observed."""
     endurance: int | None = None
     """Endurance; default 8 + Athletics (digest §10 #1)."""
     strength: Strength = Strength.NONE
@@ -107,7 +109,7 @@ class Character:
 
     def __post_init__(self) -> None:
         require_printable(self.name)
-        for skill in SKILLS:
+        for skill in (*SKILLS, "medicine"):
             if not 0 <= getattr(self, skill) <= 4:
                 raise ValueError(f"{skill} {getattr(self, skill)} must lie in 0..4")
         if self.endurance is not None and not 1 <= self.endurance <= 30:

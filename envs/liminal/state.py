@@ -72,8 +72,9 @@ class Fighter:
     endurance: int
     held: int | None = 0
     """Index into `carried` of the weapon in hand; None: empty-handed."""
-    dropped: int | None = None
-    """Index of the weapon a disarming critical knocked away (digest §7)."""
+    dropped: tuple[int, ...] = ()
+    """Indices into `carried` of the weapons disarming criticals knocked away, in loadout
+    order (digest §7): a second disarm drops a second weapon, it gives back none."""
     drew_this_round: bool = False
     defending: bool = False
     perfect_cover: bool = False

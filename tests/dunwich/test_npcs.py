@@ -50,7 +50,7 @@ def test_its_pairing_odds_are_the_exact_pool_odds_of_the_fighters() -> None:
     win, tie = opposed(pool(4), pool(2, 2))
     harm = float(_harm_by_the_rules(fight, 1, 2, True))  # the knife's 2 lethal dice (§7)
     expected = float(win) * harm - float(1 - win - tie) * 0.0  # they defend: nothing back
-    assert pairing_value(me, Maneuver.DANAR, 0, them, Maneuver.DEFENDERSE, 0) == expected
+    assert pairing_value(me, Maneuver.DANAR, them, Maneuver.DEFENDERSE) == expected
 
 
 def test_it_outbids_a_faster_rival_in_reach() -> None:

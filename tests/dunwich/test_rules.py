@@ -24,10 +24,15 @@ def fighter(fisico: int, lucha: int, **changes: object) -> Character:
 
 
 def duel(
-    a: Character, b: Character, positions: tuple[float, float], arena: float = 12, **options: object
+    a: Character,
+    b: Character,
+    positions: tuple[float, float],
+    arena: float = 12,
+    advantageous_position: bool = False,
+    **options: object,
 ) -> ScriptedDuel:
     """`a` (side A, on the left) against `b`; no die is rolled before the first plan."""
-    scenario = Scenario("test", "a test", (a.id, b.id), positions, arena)
+    scenario = Scenario("test", "a test", (a.id, b.id), positions, arena, advantageous_position)
     return ScriptedDuel(DunwichRuleset(scenario, (a, b), options, CATALOG), [])
 
 
@@ -161,35 +166,48 @@ def test_v5_incapacitar_and_the_knockout_roll() -> None:
 
 def test_s1_and_v6_a_push_into_the_wall() -> None:
     """S1 (seed): pushed 3 m with a wall 2 m behind: 2 m, then 3 Non-Lethal dice. V6: with
-    one PV, 3.5 m and still 3 dice."""
-    for action, spent in ((A.DESPLAZAR, 0), (A.DESPLAZAR_PV, 1)):
+    one PV, 3.5 m and still 3 dice. The winner spends its PV once it has won (§8.2)."""
+    for spend, spent in ((A.PUSH_0, 0), (A.PUSH_1, 1)):
         fight = duel(fighter(5, 3), fighter(2, 3), (9.5, 10))  # B 2 m from the right wall
         plan(fight)
-        fight.act(action)
-        fight.act(A.REACT_DANAR, 6, 6, 6, 1, 1, 1, 2, 5, 4)
+        fight.act(A.DESPLAZAR)
+        fight.act(A.REACT_DANAR, 6, 6, 6, 1, 1, 1)  # A wins: its push's PV to choose
+        assert fight.state.phase == Phase.PUSH and fight.seat == 0
+        assert fight.mask()[[A.PUSH_0, A.PUSH_1, A.PUSH_2]].all() and not fight.mask()[A.PUSH_3]
+        fight.act(spend, 2, 5, 4)
         a, b = fight.state.fighters
         assert b.position == 24 and a.position == 19  # B at the wall; A stays (§10 #27)
         assert crossed(b) == [2, 4] and b.incap == 2
         assert a.pv == 2 - spent
-        assert "pushes Marked (B) 2.0 m into the wall" in fight.log()
+        assert "pushes Marked (B) 2.0 m" in fight.log() and "into the wall" in fight.log()
 
 
-def test_a_push_with_room_and_a_lost_pv_push() -> None:
-    fight = duel(fighter(5, 3), fighter(2, 3), (5, 5.5))
+def test_a_push_spends_as_many_pv_as_the_winner_wants() -> None:
+    """Item 9, seed: "más medio metro por cada Punto de Ventaja que el vencedor quiera
+    emplear": a winner holding 3 spends all 3, 3 m + 1.5 m, with room to spare; a winner
+    without PV has no choice to make."""
+    fight = duel(fighter(5, 3, pv=3), fighter(2, 3), (1, 1.5))
     plan(fight)
-    fight.act(A.DESPLAZAR_PV)
-    fight.act(A.REACT_DANAR, 1, 1, 1, 6, 1, 1, 1, 1, 1)  # B wins, its machete 3d
-    assert fight.state.fighters[0].pv == 2  # the PV is paid only by a winning push
+    fight.act(A.DESPLAZAR)
+    fight.act(A.REACT_DANAR, 6, 6, 6, 1, 1, 1)
+    fight.act(A.PUSH_3)
+    a, b = fight.state.fighters
+    assert a.pv == 0 and b.position == 2 * (1.5 + 4.5) and "(+3 PV)" in fight.log()
+    fight = duel(fighter(5, 3, pv=0), fighter(2, 3), (1, 1.5))
+    fight.act(A.BID_0)  # side B's plan; side A, without PV, has none to make
+    fight.act(A.DESPLAZAR)
+    fight.act(A.REACT_DANAR, 6, 6, 6, 1, 1, 1)
+    assert fight.state.phase != Phase.PUSH and fight.state.fighters[1].position == 2 * 4.5
 
 
 def test_v7_no_push_against_a_wall_under_a_metre_away() -> None:
     fight = duel(fighter(5, 3), fighter(2, 3), (11, 11.5))  # B 0.5 m from its wall
     plan(fight)
-    assert not fight.mask()[A.DESPLAZAR] and not fight.mask()[A.DESPLAZAR_PV]
+    assert not fight.mask()[A.DESPLAZAR] and not fight.mask()[A.DESPLAZAR_RETREAT]
     fight = duel(fighter(5, 3), fighter(2, 3), (0.5, 1))  # the initiator 0.5 m from its wall
     plan(fight)
     fight.act(A.DANAR)
-    assert not fight.mask()[A.REACT_DESPLAZAR] and not fight.mask()[A.REACT_DESPLAZAR_PV]
+    assert not fight.mask()[A.REACT_DESPLAZAR]
 
 
 def test_v8_repeated_values_are_ignored() -> None:
@@ -207,7 +225,7 @@ def test_v9_sprint() -> None:
 
 
 def test_v10_advantageous_position() -> None:
-    fight = duel(fighter(3, 2, ini=9), fighter(2, 3), (4, 7))  # 3 m apart: not engaged
+    fight = duel(fighter(3, 2, ini=9), fighter(2, 3), (4, 7), advantageous_position=True)
     plan(fight)
     fight.act(A.POSITION_DANAR, 5, 6, 2)
     assert fight.state.fighters[0].bonus == 2
@@ -216,7 +234,7 @@ def test_v10_advantageous_position() -> None:
 
 
 def test_v10_a_failed_position_leaves_only_defenderse() -> None:
-    fight = duel(fighter(3, 2, ini=9), fighter(2, 3), (4, 7))
+    fight = duel(fighter(3, 2, ini=9), fighter(2, 3), (4, 7), advantageous_position=True)
     plan(fight)
     fight.act(A.POSITION_DANAR, 1, 2, 4)
     assert fight.seat == 1 and fight.state.fighters[0].defend_only
@@ -231,7 +249,7 @@ def test_v11_the_task_keeps_its_place_in_the_order() -> None:
     d = fighter(3, 3, ranged="pistol", disparo=3)
     fight = duel(c, d, (0.5, 9))
     assert fight.mask(0)[A.ESCAPE]
-    plan(fight, A.ESCAPE, A.BID_0)
+    fight.act(A.ESCAPE)  # side B has no plan to make: bids are closed (item 12)
     assert fight.state.fighters[0].initiative == 4 and fight.seat == 1
     fight.act(A.SHOOT, 5, 3, 1, 1, 3, 5)  # a hit; 3 odd damage dice on free boxes
     assert fight.state.result is not None and fight.state.result.winner is None
@@ -240,7 +258,7 @@ def test_v11_the_task_keeps_its_place_in_the_order() -> None:
 
 def test_escape_as_a_loss() -> None:
     fight = duel(fighter(2, 4), fighter(3, 3), (0.5, 9), escape_is_loss=True)
-    plan(fight, A.ESCAPE, A.BID_0)
+    fight.act(A.ESCAPE)  # side B has no plan to make: bids are closed (item 12)
     fight.act(A.RETREAT)
     assert fight.state.result.winner == 1
 
@@ -253,16 +271,20 @@ def test_v12_the_fourth_incapacitation_box_ends_the_duel() -> None:
     assert fight.state.result.winner == 0 and "is incapacitated" in fight.state.result.reason
 
 
-def test_v13_the_first_dying_check() -> None:
+def test_v13_dying_after_the_fight_is_reported_not_rolled() -> None:
+    """§9 (item 8): B ends the fight with Vitality {1, 2, 3, 3, 4} crossed, 5 of 8: dying,
+    in `info` only. V13's Físico check comes after the duel: no die is rolled for it, so
+    the register stays as the fight left it (before, it could cross box 6 too)."""
     fight = v2_fight()
     b = fight.state.fighters[1]
     for box in (0, 1, 3, 4):  # 1, 2, 3, 3
         b.crossed[box] = True
     b.incap = 3
     fight.act(A.DANAR)
-    fight.act(A.REACT_DANAR, 6, 6, 6, 1, 1, 4, 1, 3, 1)  # box 4: out; dying: [3, 1] fails
-    assert crossed(b) == [1, 2, 3, 3, 4, 6] and b.incap == 4
-    assert "fails, box 6 crossed" in fight.log()
+    fight.act(A.REACT_DANAR, 6, 6, 6, 1, 1, 4, 1)  # box 4: Incapacitation 4, out
+    assert crossed(b) == [1, 2, 3, 3, 4] and b.incap == 4
+    assert fight.state.aftermath() == {"dying": (False, True)}
+    assert fight.state.result.reason == "Marked (B) is incapacitated"
 
 
 # --- the turn: bids, order, reactions --------------------------------------------------------

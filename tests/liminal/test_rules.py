@@ -161,7 +161,7 @@ def test_v5_initiative_fast_move_and_quick_recovery() -> None:
     assert fight.state.distance == 1
     grabber = character("thug", athletics=2)
     fight = duel(grabber, character("brute"), 0, A_FIRST)
-    fight.state.fighters[0].dropped, fight.state.fighters[0].held = 0, None
+    fight.state.fighters[0].dropped, fight.state.fighters[0].held = (0,), None
     fight.act(Action.RECOVER, 6, 4)  # 10 + 2 = 12 vs 12: the weapon and a bonus action
     assert fight.state.fighters[0].held == 0 and fight.state.phase == Phase.BONUS
     assert fight.seat == 0
