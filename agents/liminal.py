@@ -240,6 +240,7 @@ def _expected(skill: int, defence: int, modifier: int, bonus: int, halved: bool)
     return float(odds[Grade.SUCCESS] * damage(1) + odds[Grade.CRITICAL] * damage(2))
 
 
+@lru_cache(maxsize=4096)
 def _knockout(damage: int, extra_die: bool, hp: float, halved: bool) -> Fraction:
     """The chance that this hit (1d6 + `damage`, with the critical's die or not) leaves a
     rival of `hp` Endurance at 0 or less (§7, §9)."""
