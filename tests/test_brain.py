@@ -6,7 +6,8 @@ import io
 import json
 import os
 import re
-import time
+import threading
+import tracemalloc
 import zipfile
 from pathlib import Path
 
@@ -267,23 +268,41 @@ def _zero_manifest(folder: Path) -> None:
         ),
     ],
 )
-def test_a_hostile_brain_is_refused_quickly_naming_the_file(
+def test_a_hostile_brain_is_refused_without_hanging_naming_the_file(
     tmp_path: Path,
     damage,
     message: str,  # noqa: ANN001
 ) -> None:
     folder = write_random_brain(tmp_path / "b")
     damage(folder)
-    started = time.perf_counter()
-    with pytest.raises(BrainError, match=message) as error:
-        load_brain(folder)
-    assert time.perf_counter() - started < 2
-    assert str(folder) in str(error.value)
+    outcome: list[BaseException | None] = []
+
+    def load() -> None:
+        try:
+            load_brain(folder)
+        except BaseException as error:  # noqa: BLE001 - handed to the test's thread
+            outcome.append(error)
+        else:
+            outcome.append(None)
+
+    # A watchdog against a hang (a FIFO opened for reading blocks forever), not a
+    # speed bound: a refusal takes milliseconds, far inside a minute on any machine.
+    worker = threading.Thread(target=load, daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert outcome, "load_brain hung on a hostile brain"
+    assert isinstance(outcome[0], BrainError), outcome[0]
+    assert re.search(message, str(outcome[0]))
+    assert str(folder) in str(outcome[0])
 
 
 def test_unused_arrays_are_never_read(tmp_path: Path) -> None:
     folder = write_random_brain(tmp_path / "b")
     _huge_unused_array(folder)
-    started = time.perf_counter()
-    load_brain(folder)
-    assert time.perf_counter() - started < 2
+    tracemalloc.start()
+    try:
+        load_brain(folder)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 << 20  # the member claims 3.2 GB; the brain's own arrays are small
