@@ -1,9 +1,10 @@
-"""NPC policies: scripted brains behind the `Policy` protocol, and their registry."""
+"""NPC policies: scripted brains behind the `Policy` protocol, trained brains and the
+sandbox for someone's own; policy names are resolved one layer up, in
+`duelo.agents.registry` (a name may also ask for the solved play)."""
 
 from duelo.agents.brain import NumpyBrain, load_brain
 from duelo.agents.encode import encode, entries
 from duelo.agents.random_policy import RandomPolicy
-from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.policy import Policy
 
 __all__ = [
@@ -13,6 +14,4 @@ __all__ = [
     "encode",
     "entries",
     "load_brain",
-    "make_policy",
-    "policy_names",
 ]

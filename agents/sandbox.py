@@ -2,7 +2,7 @@
 
 A `module:Class` policy is someone else's code, so none of it runs in our process:
 not its import, not its constructor, not its moves. Each duel gets a fresh child
-Python (`python -m duelo.evaluation.sandbox NAME SYSTEM`) inside bubblewrap
+Python (`python -m duelo.agents.sandbox_child NAME SYSTEM`) inside bubblewrap
 (`bwrap`), which gives it:
 
 - its own PID, IPC, network and user namespaces: it sees no process of ours (so no
@@ -73,7 +73,7 @@ KEPT_ENVIRONMENT = (
 """Variables the child keeps (everything else, secrets included, is cleared)."""
 _TOO_LONG = b"\0too long"
 PROJECT_DEPTH = 1
-"""This file lies in `evaluation/` right below the folder that holds duelo's code."""
+"""This file lies in `agents/` right below the folder that holds duelo's code."""
 
 
 class SandboxUnavailable(ValueError):
@@ -215,7 +215,7 @@ class SandboxedPolicy:
     def _start(self) -> None:
         self.close()
         command = isolation(self.hidden)
-        command += [sys.executable, "-m", "duelo.evaluation.sandbox", self.name, self.system]
+        command += [sys.executable, "-m", "duelo.agents.sandbox_child", self.name, self.system]
         self._lines = queue.Queue()
         self._child = subprocess.Popen(
             command,
@@ -301,61 +301,3 @@ def _pass_on_prints(child: subprocess.Popen[bytes], name: str) -> None:
                         out.write(f"\n[{name}: output past {MAX_STDERR} bytes dropped]\n".encode())
                     out.flush()
             left -= len(chunk)
-
-
-# --- the child ------------------------------------------------------------------------
-
-
-def serve(name: str, system: str) -> None:
-    """The child's loop: say it booted, build the policy, then answer one JSON line per
-    move. Everything after "booted" is the policy's time, which the parent bounds."""
-    protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the policy's prints, C's too
-    sys.stdout = sys.stderr
-
-    def say(message: dict[str, Any]) -> None:
-        protocol.write(json.dumps(message) + "\n")
-        protocol.flush()
-
-    from duelo.agents.registry import import_policy
-    from duelo.envs.systems import SYSTEMS
-
-    spec = SYSTEMS[system].ruleset.observation_spec
-    say({"ready": "booted"})
-    try:
-        policy = import_policy(name)
-    except Exception as error:
-        say({"error": f"could not be built: {summary(str(error))}"})
-        return
-    say({"ready": "built"})
-    rng = np.random.default_rng()
-    for line in sys.stdin:
-        request = json.loads(line)
-        rng.bit_generator.state = request["rng"]
-        flat = np.array(request["flat"], np.float32)
-        mask = np.array(request["mask"], bool)
-        try:
-            answer = policy.act(spec.view(flat), mask, rng)
-        except BaseException as error:  # noqa: BLE001 (the parent decides; it must hear why)
-            say(
-                {
-                    "error": f"raised {type(error).__name__}: {summary(str(error))}",
-                    "rng": rng.bit_generator.state,
-                }
-            )
-            if isinstance(error, SystemExit | KeyboardInterrupt):
-                return
-            continue
-        if isinstance(answer, bool) or not isinstance(answer, int | np.integer):
-            say(
-                {
-                    "error": f"returned {summary(repr(answer))}, not an action number",
-                    "rng": rng.bit_generator.state,
-                }
-            )
-        else:
-            say({"action": int(answer), "rng": rng.bit_generator.state})
-
-
-if __name__ == "__main__":
-    serve(sys.argv[1], sys.argv[2])

@@ -224,7 +224,8 @@ def tournament_figures(quick: bool = False) -> dict[str, Any] | None:
     None without the `fast` extra."""
     if importlib.util.find_spec("numba") is None:
         return None
-    from duelo.evaluation.tournament import TournamentSpec, play_jobs, schedule
+    from duelo.evaluation.tournament import TournamentSpec, schedule
+    from duelo.evaluation.workers import play_jobs
 
     figures = {}
     for system_name, a, b in TOURNAMENT_PAIRINGS:

@@ -44,7 +44,8 @@ from duelo.benchmarks.serve import serve_latency
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.spaces import flat_space
 from duelo.envs.systems import SYSTEMS
-from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
+from duelo.evaluation.duels import run_job
+from duelo.evaluation.tournament import TournamentSpec, schedule
 
 REFERENCE_ENV = "CartPole-v1"
 TARGETS: dict[str, tuple[str, float]] = {

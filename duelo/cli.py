@@ -1,4 +1,7 @@
-"""The `duelo` command: list the systems, watch a narrated duel, run a tournament."""
+"""The `duelo` command: list the systems (`systems`), watch or play a narrated duel
+(`duel`, `play`), rank policies (`tournament`), measure how far they stand from the
+best play (`solve`, `exploit`), make and ship brains (`train`, `export`, `onnx`,
+`serve`) and time the engines (`bench`); `duelo COMMAND --help` says more."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from typing import Any, NoReturn
 
 import yaml
 
+from duelo import __version__
 from duelo.agents.brain import shipped_brains
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.policy import Policy
@@ -84,6 +88,7 @@ def option(text: str) -> tuple[str, Any]:
 def main(argv: Sequence[str] | None = None) -> int:
     cores = os.cpu_count() or 1
     parser = Parser(prog="duelo", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"duelo {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     systems = commands.add_parser(
         "systems", help="list the combat systems, env ids, actions, observations and options"

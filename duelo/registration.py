@@ -15,8 +15,9 @@ import gymnasium as gym
 from duelo.agents.encode import entries
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.policy import Policy
-from duelo.envs.fast import COMPILED, ENGINES
-from duelo.envs.systems import SYSTEMS, System, system
+from duelo.envs.core.system import System
+from duelo.envs.fast import ENGINES
+from duelo.envs.systems import SYSTEMS, system
 
 __all__ = [
     "SYSTEMS",
@@ -86,7 +87,7 @@ def make_vector_env(
 
 def register_envs() -> None:
     """Register every system's env id with Gymnasium (idempotent). Where numba is installed,
-    the ids of the systems in `envs/fast.COMPILED` get the batched engine as their vector
+    the ids of the systems with a batched engine (`System.fast`) get it as their vector
     entry point, which `gymnasium.make_vec` then uses unless told `vectorization_mode="sync"`."""
     fast = importlib.util.find_spec("numba") is not None
     for name, info in SYSTEMS.items():
@@ -100,7 +101,7 @@ def register_envs() -> None:
                     id=env_id,
                     entry_point="duelo.registration:make_env",
                     vector_entry_point=(
-                        "duelo.registration:make_vector_env" if fast and name in COMPILED else None
+                        "duelo.registration:make_vector_env" if fast and info.fast else None
                     ),
                     kwargs=kwargs,
                     max_episode_steps=MAX_EPISODE_STEPS,

@@ -4,8 +4,9 @@
 prints its exact value and, for each policy, its exact score against an optimal
 opponent and against the best response to it. `exploit` gives one policy's
 exploitability: exact where the solver applies, else a lower bound from a best
-response trained by MaskablePPO (`duelo.evaluation.exploit.probe`). The card duel,
-whose cards are hidden, is solved under its own models instead (`duelo.card_solve`).
+response trained by MaskablePPO (`duelo.training.probe`, extra `train`). A duel that hides
+information is solved under its system's own models instead (`System.solved`, e.g.
+the card duel's `duelo.evaluation.card_models`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from typing import Any, TextIO
 import numpy as np
 
 from duelo.agents.registry import make_policy
-from duelo.card_solve import print_card_duel, print_faithful_exploit
-from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
-from duelo.evaluation.exploit import exact_scores, probe
+from duelo.envs.core.system import load_part
+from duelo.envs.systems import system
+from duelo.evaluation.exploit import exact_scores
 from duelo.evaluation.optimal import OptimalPolicy
 from duelo.evaluation.solver import (
     NotSolvableError,
@@ -26,7 +27,6 @@ from duelo.evaluation.solver import (
     score_of_a,
     solve,
 )
-from duelo.registration import system
 
 Z99 = 2.5758293035489004
 """The normal quantile of a two-sided 99 % interval."""
@@ -41,9 +41,11 @@ def print_solve(
     check: int,
     out: TextIO,
 ) -> None:
-    ruleset = system(name).ruleset(**variant)
-    if isinstance(ruleset, EsgrimaDuelRuleset):
-        print_card_duel(name, ruleset, variant, policies, check, out)
+    record = system(name)
+    ruleset = record.ruleset(**variant)
+    if record.solved:
+        played = {policy: make_policy(policy, name, variant) for policy in policies}
+        load_part(record.solved).print_solve(name, ruleset, variant, played, check, out)
         return
     graph = enumerate_duel(ruleset, max_states, max_seconds)
     optimal = solve(graph)
@@ -99,15 +101,19 @@ def print_exploit(
     out: TextIO,
 ) -> None:
     played = make_policy(policy, name, variant)  # an unknown name fails before any work
-    ruleset = system(name).ruleset(**variant)
-    if isinstance(ruleset, EsgrimaDuelRuleset) and ruleset.options.duel_variant == "faithful":
-        print_faithful_exploit(policy, played, ruleset, duels, out)
+    record = system(name)
+    ruleset = record.ruleset(**variant)
+    if record.solved and load_part(record.solved).print_exploit(
+        policy, played, ruleset, duels, out
+    ):
         return
     try:
         graph = enumerate_duel(ruleset, max_states, max_seconds)
     except NotSolvableError as why:
         print(f"no exact answer: {why}", file=out)
         print(f"training a best response to {policy} for {steps:,} steps in {folder}", file=out)
+        from duelo.training.probe import probe  # stable-baselines3: the train extra
+
         found = probe(policy, name, variant, folder, steps, duels)
         print(
             f"the best response scores {found.score:.4f} [{found.low:.4f}, {found.high:.4f}] "

@@ -31,7 +31,7 @@ from duelo.envs.core.ruleset import seat_names
 from duelo.envs.core.runner import forfeit_reason, seat_seed
 from duelo.envs.fast.batch import seeded_table
 from duelo.envs.fast.engine import compiled_module
-from duelo.evaluation.tournament import DuelJob, duel_policy, duel_record, worker_ruleset
+from duelo.evaluation.duels import DuelJob, duel_policy, duel_record, worker_ruleset
 
 
 def batched_records(jobs: list[DuelJob]) -> list[dict[str, Any]]:

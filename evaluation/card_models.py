@@ -1,16 +1,17 @@
-"""`duelo solve` and `duelo exploit` for the card duel, whose hidden cards the exact
-solver does not walk: each variant is solved under its own model
+"""The card duel's solved models as its system names them (`System.solved`): the
+optimal policy, `duelo solve` and `duelo exploit` for a duel whose hidden cards the
+exact solver does not walk. Each variant is solved under its own model
 (`duelo.evaluation.card_duel`, `duelo.evaluation.card_duel_symmetric`), the value
 checked by a Monte Carlo of the model's rules, and every policy played in the real duel.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 import numpy as np
 
-from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.runner import play_duel
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
@@ -28,11 +29,19 @@ DEFAULT_DUELS = 10_000
 """Duels a Monte Carlo score plays when `--check` gives none."""
 
 
-def print_card_duel(
+def optimal_policy(ruleset: EsgrimaDuelRuleset) -> CardDuelPolicy | SymmetricDuelPolicy:
+    """The solved play of the variant in play: the PJ's best play of the faithful duel,
+    the symmetric duel's equilibrium with hands redrawn each exchange."""
+    if ruleset.options.duel_variant == "faithful":
+        return CardDuelPolicy(solve_card_duel(ruleset))
+    return SymmetricDuelPolicy(solve_symmetric_duel(ruleset))
+
+
+def print_solve(
     name: str,
     ruleset: EsgrimaDuelRuleset,
     variant: dict[str, Any],
-    policies: list[str],
+    policies: Mapping[str, Policy],
     check: int,
     out: TextIO,
 ) -> None:
@@ -49,7 +58,7 @@ def print_faithful(
     where: str,
     ruleset: EsgrimaDuelRuleset,
     variant: dict[str, Any],
-    policies: list[str],
+    policies: Mapping[str, Policy],
     check: int,
     out: TextIO,
 ) -> None:
@@ -86,8 +95,8 @@ def print_faithful(
         return
     width = max(len(p) for p in [*policies, "policy"])
     print(f"{'policy':<{width}}  PJ score (real duel, 99 %)  below optimal play", file=out)
-    for policy_name in policies:
-        mean, half = monte_carlo(ruleset, make_policy(policy_name, name, variant), duels)
+    for policy_name, policy in policies.items():
+        mean, half = monte_carlo(ruleset, policy, duels)
         score = f"{mean:.4f} ± {half:.4f}"
         print(f"{policy_name:<{width}}  {score:<26}  {best - mean:+.4f}", file=out)
 
@@ -106,7 +115,7 @@ def print_symmetric(
     where: str,
     ruleset: EsgrimaDuelRuleset,
     variant: dict[str, Any],
-    policies: list[str],
+    policies: Mapping[str, Policy],
     check: int,
     out: TextIO,
 ) -> None:
@@ -139,16 +148,19 @@ def print_symmetric(
     duels = check or DEFAULT_DUELS
     width = max(len(p) for p in [*policies, "policy"])
     print(f"{'policy':<{width}}  against optimal in the real duel, seat-swapped (99 %)", file=out)
-    for policy_name in policies:
-        mean, half = seat_swapped(ruleset, make_policy(policy_name, name, variant), optimal, duels)
+    for policy_name, policy in policies.items():
+        mean, half = seat_swapped(ruleset, policy, optimal, duels)
         print(f"{policy_name:<{width}}  {mean:.4f} ± {half:.4f}", file=out)
 
 
-def print_faithful_exploit(
+def print_exploit(
     name: str, policy: Policy, ruleset: EsgrimaDuelRuleset, duels: int, out: TextIO
-) -> None:
+) -> bool:
     """In the faithful duel only the PJ chooses, so a best response is the best PJ play:
-    seat-swapped, a policy loses half its gap to it (the solved play stands in for it)."""
+    seat-swapped, a policy loses half its gap to it (the solved play stands in for it).
+    False for the symmetric duel: there a best response is trained (`duelo exploit`)."""
+    if ruleset.options.duel_variant != "faithful":
+        return False
     optimal = CardDuelPolicy(solve_card_duel(ruleset))
     best, best_half = monte_carlo(ruleset, optimal, duels)
     mean, half = monte_carlo(ruleset, policy, duels)
@@ -158,6 +170,7 @@ def print_faithful_exploit(
         f"each); its exploitability, half the gap, is about {(best - mean) / 2:.4f}",
         file=out,
     )
+    return True
 
 
 def seat_swapped(ruleset: Any, policy: Policy, opponent: Policy, duels: int) -> tuple[float, float]:

@@ -7,9 +7,10 @@ any tournament, duel or env. Where two states look alike to a seat yet call for
 different moves, the observation is not all the seat needs to know; the table keeps
 the first and counts the clash (`clashes`), and `duelo solve` reports it.
 
-The card duel hides hands and deck: `esgrima_duel:optimal` is the faithful duel solved
-as the PJ's own problem (`card_duel`), and the symmetric one's equilibrium under a stated
-abstraction (`card_duel_symmetric`).
+A duel that hides information is served by the solved models its system names
+(`System.solved`): the card duel's `esgrima_duel:optimal` is the faithful duel solved
+as the PJ's own problem, and the symmetric one's equilibrium under a stated abstraction
+(`duelo.evaluation.card_models`).
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
-from duelo.evaluation.card_duel import CardDuelPolicy, solve_card_duel
-from duelo.evaluation.card_duel_symmetric import SymmetricDuelPolicy, solve_symmetric_duel
+from duelo.envs.core.policy import Policy
+from duelo.envs.core.system import load_part
+from duelo.envs.systems import system
 from duelo.evaluation.solver import Solution, at_round, enumerate_duel, solve
 
 MAX_STATES = 1_000_000
@@ -79,22 +80,15 @@ def _digest(observation: np.ndarray) -> bytes:
     return hashlib.blake2b(values, digest_size=16).digest()
 
 
-def optimal_policy(
-    system_name: str, variant: dict[str, Any]
-) -> OptimalPolicy | CardDuelPolicy | SymmetricDuelPolicy:
+def optimal_policy(system_name: str, variant: dict[str, Any]) -> Policy:
     """The optimal policy of `system_name`'s duel in `variant`, solved once per process."""
     return _solved(system_name, json.dumps(variant, sort_keys=True))
 
 
 @lru_cache(maxsize=4)
-def _solved(
-    system_name: str, variant_json: str
-) -> OptimalPolicy | CardDuelPolicy | SymmetricDuelPolicy:
-    from duelo.registration import system
-
-    ruleset = system(system_name).ruleset(**json.loads(variant_json))
-    if isinstance(ruleset, EsgrimaDuelRuleset):  # hidden cards: solved by their own models
-        if ruleset.options.duel_variant == "faithful":
-            return CardDuelPolicy(solve_card_duel(ruleset))
-        return SymmetricDuelPolicy(solve_symmetric_duel(ruleset))
+def _solved(system_name: str, variant_json: str) -> Policy:
+    record = system(system_name)
+    ruleset = record.ruleset(**json.loads(variant_json))
+    if record.solved:  # hidden information: solved by the system's own models
+        return load_part(record.solved).optimal_policy(ruleset)
     return OptimalPolicy(solve(enumerate_duel(ruleset, MAX_STATES, MAX_SECONDS)))

@@ -17,7 +17,8 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from duelo.evaluation.tournament import DuelJob, chunk_size, play_jobs
+from duelo.evaluation.duels import DuelJob
+from duelo.evaluation.workers import chunk_size, play_jobs
 
 IN_FLIGHT = 2
 """Batches queued per CPU, so that no CPU waits while the driver writes records."""

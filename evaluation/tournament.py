@@ -37,26 +37,24 @@ import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
-from duelo.agents.registry import check_policy, is_imported, make_policy
+from duelo.agents.registry import check_policy, is_imported
 
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; a second writer is not detected there
     fcntl = None
 from duelo.envs.core import bounded_json
-from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import summary
-from duelo.envs.core.runner import play_duel
-from duelo.envs.fast import COMPILED, ENGINES
-from duelo.evaluation.sandbox import SandboxedPolicy
-from duelo.registration import system
+from duelo.envs.fast import ENGINES
+from duelo.envs.systems import batched_systems, system
+from duelo.evaluation.duels import DuelJob, run_job
+from duelo.evaluation.workers import chunk_size, play_jobs
 
 RESULTS_FILE = "results.jsonl"
 SPEC_FILE = "tournament.json"
@@ -64,8 +62,6 @@ SECRET_FILE = ".root-seed"
 """Where a drawn root seed waits (mode 0600) until the tournament ends."""
 MAC_KEY = b"duelo/results"
 """The key of the hash that derives a tournament's record key from its root seed."""
-BATCH = 1024
-"""Duels the fast engine plays together at most (one batch per pairing and setup)."""
 MAX_DUELS = 100_000
 """Duels per pairing at most: the records of a tournament are kept in memory for its report
 (and 100,000 duels already pin a score within about 0.3 %)."""
@@ -109,24 +105,6 @@ class TournamentSpec:
     def setup(self, game: int) -> dict[str, Any]:
         """The variant game number `game` plays."""
         return self.suite[game % len(self.suite)] if self.suite else self.variant
-
-
-@dataclass(frozen=True)
-class DuelJob:
-    system: str
-    variant: dict[str, Any]
-    a: str
-    b: str
-    game: int
-    seat_of_a: int
-    seed: int
-    move_time_limit: float | None
-    private: str | None = None
-    """The tournament's folder, which every sandboxed policy sees as an empty one."""
-
-    @property
-    def key(self) -> tuple[str, str, int, int]:
-        return (self.a, self.b, self.game, self.seat_of_a)
 
 
 def canonical_policies(
@@ -199,96 +177,6 @@ def scheduled(spec: TournamentSpec) -> int:
     """How many duels `schedule(spec)` gives."""
     pairings = len(spec.policies) * (len(spec.policies) - 1) // 2
     return pairings * spec.duels
-
-
-def duel_policy(
-    name: str,
-    system_name: str,
-    time_limit: float | None,
-    variant: dict[str, Any],
-    private: str | None = None,
-) -> Policy:
-    """A fresh policy for each duel, so none carries state from one duel into the next
-    (results must not depend on which worker played what before); brains, which keep
-    none, are loaded once per worker; a policy from someone else's module
-    (`module:Class`) plays in a sandbox, a new one each duel (`runner.playing`), which
-    sees `private` as an empty folder."""
-    if name.startswith("brain:"):
-        return _brain(name, system_name)
-    if is_imported(name):
-        return _sandboxed(name, system_name, time_limit, private)
-    return make_policy(name, system_name, variant)
-
-
-@lru_cache(maxsize=64)
-def _brain(name: str, system_name: str) -> Policy:
-    return make_policy(name, system_name)
-
-
-@lru_cache(maxsize=16)
-def _sandboxed(
-    name: str, system_name: str, time_limit: float | None, private: str | None
-) -> SandboxedPolicy:
-    return SandboxedPolicy(name, system_name, time_limit, () if private is None else (private,))
-
-
-@lru_cache(maxsize=16)
-def worker_ruleset(system_name: str, variant_json: str) -> Any:
-    """One ruleset per worker and variant (building one reads the YAML configs)."""
-    return system(system_name).ruleset(**json.loads(variant_json))
-
-
-def run_job(job: DuelJob) -> dict[str, Any]:
-    """Play one scheduled duel and return its record."""
-    ruleset = worker_ruleset(job.system, json.dumps(job.variant, sort_keys=True))
-    a, b = (
-        duel_policy(name, job.system, job.move_time_limit, job.variant, job.private)
-        for name in (job.a, job.b)
-    )
-    seated = (a, b) if job.seat_of_a == 0 else (b, a)
-    result = play_duel(ruleset, seated, job.seed, job.move_time_limit)
-    outcome = result.outcome
-    return duel_record(
-        job,
-        ruleset.version,
-        outcome.winner,
-        outcome.reason,
-        outcome.truncated,
-        result.forfeit,
-        result.decisions,
-        result.state.round,
-    )
-
-
-def duel_record(
-    job: DuelJob,
-    version: int,
-    winner: int | None,
-    reason: str,
-    truncated: bool,
-    forfeit: int | None,
-    decisions: int,
-    rounds: int,
-) -> dict[str, Any]:
-    """A played duel's record (`RECORD_TYPES`); `winner` and `forfeit` are seats here, and
-    sides ("a" or "b") in the record."""
-    seat_of = {job.seat_of_a: "a", 1 - job.seat_of_a: "b"}
-    return {
-        "system": job.system,
-        "version": version,
-        "variant": job.variant,
-        "a": job.a,
-        "b": job.b,
-        "game": job.game,
-        "seat_of_a": job.seat_of_a,
-        "seed": job.seed,
-        "winner": None if winner is None else seat_of[winner],
-        "reason": reason,
-        "truncated": truncated,
-        "forfeit": None if forfeit is None else seat_of[forfeit],
-        "decisions": decisions,
-        "rounds": rounds,
-    }
 
 
 def _leave_interrupts_to_the_parent() -> None:
@@ -641,9 +529,9 @@ class Placement:
 def check_engine(system_name: str, policies: tuple[str, ...]) -> None:
     """Refuse, before any duel, what the batched engine cannot play: a system without a
     batch, a missing extra, or a policy that runs in a sandbox process of its own."""
-    if system_name not in COMPILED:
+    if system_name not in batched_systems():
         raise ValueError(
-            f"--engine fast plays {', '.join(sorted(COMPILED))}, not {system_name}: "
+            f"--engine fast plays {', '.join(sorted(batched_systems()))}, not {system_name}: "
             "use --engine python"
         )
     if importlib.util.find_spec("numba") is None:
@@ -654,23 +542,6 @@ def check_engine(system_name: str, policies: tuple[str, ...]) -> None:
             f"--engine fast plays in-process policies; {', '.join(sandboxed)} runs in a "
             "sandbox process a duel at a time: use --engine python"
         )
-
-
-def play_jobs(jobs: list[DuelJob], engine: str) -> list[dict[str, Any]]:
-    """The records of a chunk of jobs, in their order, played on `engine`."""
-    if engine == "fast":
-        from duelo.evaluation.batched_tournament import batched_records
-
-        return batched_records(jobs)
-    return [run_job(job) for job in jobs]
-
-
-def chunk_size(count: int, workers: int, engine: str) -> int:
-    """Jobs handed to a worker at a time: a batch's worth on the fast engine (every
-    worker getting some), else enough to spread the cost of handing them over."""
-    if engine == "fast":
-        return max(1, min(BATCH, -(-count // workers)))
-    return max(1, min(64, count // (workers * 8)))
 
 
 def _results(jobs: Iterator[DuelJob], count: int, place: Placement) -> Iterator[dict[str, Any]]:

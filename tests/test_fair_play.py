@@ -3,7 +3,7 @@ against the guarantee it would break.
 
 - in process, a policy's generator carries nothing the dice came from;
 - a policy from a module (`module:Class`) is imported, built and asked in a sandbox
-  (`evaluation/sandbox.py`) that sees neither our processes, nor the duel's state, nor
+  (`agents/sandbox.py`) that sees neither our processes, nor the duel's state, nor
   the tournament's folder, writes nowhere but its scratch folder, leaves nothing running
   after its duel and cannot flood our output;
 - a tournament with such a policy draws its root seed from entropy, which no policy
@@ -27,13 +27,13 @@ import pytest
 from gymnasium.utils import seeding
 
 import duelo  # noqa: F401  (registers the ids)
+from duelo.agents import sandbox
 from duelo.agents.registry import make_policy
+from duelo.agents.sandbox import MAX_STDERR, SandboxedPolicy, SandboxUnavailable
 from duelo.envs.core.duel_env import TAKE_RESULT
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.runner import duel_streams, play_duel
 from duelo.envs.systems import SYSTEMS
-from duelo.evaluation import sandbox
-from duelo.evaluation.sandbox import MAX_STDERR, SandboxedPolicy, SandboxUnavailable
 from duelo.evaluation.tournament import (
     RESULTS_FILE,
     SECRET_FILE,

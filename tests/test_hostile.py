@@ -14,9 +14,9 @@ from gymnasium.utils import seeding
 
 import duelo  # noqa: F401  (registers the ids)
 from duelo.agents.registry import make_policy
+from duelo.agents.sandbox import SandboxedPolicy
 from duelo.envs.core.runner import play_duel
 from duelo.envs.infierno import InfiernoRuleset
-from duelo.evaluation.sandbox import SandboxedPolicy
 from duelo.evaluation.tournament import TournamentSpec, run_tournament
 from tests import hostile
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from duelo.envs.systems import SYSTEMS, System
+from duelo.envs.core.system import System
+from duelo.envs.systems import SYSTEMS
 
 ROOT = Path(__file__).parent.parent
 PACKAGES = {"duelo.envs": ROOT / "envs"}

@@ -14,8 +14,10 @@ import pytest
 from duelo.agents.registry import make_policy
 from duelo.envs.core.config import ConfigError
 from duelo.envs.core.runner import play_duel
+from duelo.envs.core.system import SUITE_BAND, SUITE_DECISIVE
 from duelo.envs.infierno import InfiernoRuleset
-from duelo.envs.systems import SUITE_BAND, SUITE_DECISIVE, SYSTEMS
+from duelo.envs.systems import SYSTEMS
+from duelo.evaluation.duels import run_job
 from duelo.evaluation.report import build_report, render
 from duelo.evaluation.stats import wilson_interval
 from duelo.evaluation.tournament import (
@@ -25,7 +27,6 @@ from duelo.evaluation.tournament import (
     default_suite,
     read_records,
     record_key_bytes,
-    run_job,
     run_tournament,
     schedule,
     scheduled,

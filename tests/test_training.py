@@ -24,8 +24,9 @@ from duelo.envs.core.config import ConfigError  # noqa: E402
 from duelo.envs.core.runner import duel_streams  # noqa: E402
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset  # noqa: E402
 from duelo.envs.systems import SYSTEMS  # noqa: E402
+from duelo.evaluation.duels import run_job  # noqa: E402
 from duelo.evaluation.report import Tally, score_of_a  # noqa: E402
-from duelo.evaluation.tournament import TournamentSpec, run_job, schedule  # noqa: E402
+from duelo.evaluation.tournament import TournamentSpec, schedule  # noqa: E402
 from duelo.training import train as training  # noqa: E402
 from duelo.training.settings import TrainSettings, load_settings  # noqa: E402
 

@@ -36,8 +36,9 @@ from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import summary
 from duelo.envs.fast import ENGINES
 from duelo.envs.systems import SYSTEMS
+from duelo.evaluation.duels import run_job
 from duelo.evaluation.report import Tally, score_of_a, setup_label
-from duelo.evaluation.tournament import TournamentSpec, run_job, schedule
+from duelo.evaluation.tournament import TournamentSpec, schedule
 from duelo.training.export import (
     checkpoint_policy_state,
     copy_brain,

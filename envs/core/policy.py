@@ -48,7 +48,7 @@ class BatchPolicy(Policy, Protocol):
 
 @runtime_checkable
 class ProcessPolicy(Policy, Protocol):
-    """A policy served by a process of its own (`evaluation/sandbox.py`). Whoever plays a
+    """A policy served by a process of its own (`agents/sandbox.py`). Whoever plays a
     duel with one calls `new_duel` before it (a fresh process: nothing learned in one duel
     reaches the next) and `close` after it (nothing it started outlives the duel)."""
 

@@ -36,7 +36,7 @@ def ask(
     """The legal action `policy` chooses, or a `PolicyFault`.
 
     `time_limit` is checked once the move returns (a move that never returns is stopped
-    only where the policy runs in a process of its own: `evaluation/sandbox.py`).
+    only where the policy runs in a process of its own: `agents/sandbox.py`).
     """
     started = time.perf_counter() if time_limit is not None else 0.0
     try:

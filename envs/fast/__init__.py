@@ -6,15 +6,11 @@ replays numpy's dice; `vector_env.py` and `scalar_env.py` are the Gymnasium face
 See the README, "The batched engine".
 
 numba caches each module's machine code beside it; `loops.drop_stale_cache` keeps
-that cache honest when a file shared by every system changes.
+that cache honest when a file shared by every system changes. A system names its
+compiled module in its record (`System.fast`), so the env registration can name the
+ids with a batched engine without importing numba.
 """
 
-COMPILED = {
-    "esgrima_duel": "duelo.envs.fast.esgrima_duel",
-    "infierno": "duelo.envs.fast.infierno",
-}
-"""System -> its compiled module. It stands here, where importing needs no numba, so that
-the env registration can name the ids with a batched engine."""
 ENGINES = ("python", "fast")
 """What a duel can run on (`gymnasium.make(id, engine=...)`, `duelo train --engine`,
 `duelo tournament --engine`): the reference rules, or the batched engine."""

@@ -28,16 +28,17 @@ import numpy as np
 
 from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.ruleset import IllegalActionError
-from duelo.envs.fast import COMPILED
 from duelo.envs.fast.batch import new_seats, seed_rows
+from duelo.envs.systems import SYSTEMS, batched_systems
 
 
 def compiled_module(system: str) -> ModuleType:
-    if system not in COMPILED:
+    module = SYSTEMS[system].fast if system in SYSTEMS else None
+    if module is None:
         raise ValueError(
-            f"no batched engine for {system!r}: it serves {', '.join(sorted(COMPILED))}"
+            f"no batched engine for {system!r}: it serves {', '.join(sorted(batched_systems()))}"
         )
-    return importlib.import_module(COMPILED[system])
+    return importlib.import_module(module)
 
 
 class BatchedDuels:

@@ -22,15 +22,15 @@ import gymnasium as gym  # noqa: E402
 from duelo.agents.registry import make_policy  # noqa: E402
 from duelo.cli import main  # noqa: E402
 from duelo.envs.core.policy import BatchPolicy  # noqa: E402
-from duelo.evaluation import batched_tournament, tournament  # noqa: E402
+from duelo.evaluation import batched_tournament, duels  # noqa: E402
 from duelo.evaluation.batched_tournament import batched_records  # noqa: E402
+from duelo.evaluation.duels import run_job  # noqa: E402
 from duelo.evaluation.tournament import (  # noqa: E402
     RESULTS_FILE,
     TournamentSpec,
     check_engine,
     default_suite,
     read_records,
-    run_job,
     run_tournament,
     schedule,
 )
@@ -129,7 +129,7 @@ def test_a_misbehaving_policy_forfeits_as_in_the_python_engine(
     def policy(name: str, system_name: str, limit: float | None, variant: Any, *_: Any) -> Any:
         return hostile() if name == stand_in else make_policy(name, system_name, variant)
 
-    monkeypatch.setattr(tournament, "duel_policy", policy)
+    monkeypatch.setattr(duels, "duel_policy", policy)
     monkeypatch.setattr(batched_tournament, "duel_policy", policy)
     spec = TournamentSpec("infierno", ("infierno:expert", stand_in), duels=60, seed=2)
     jobs = list(schedule(spec))

@@ -11,8 +11,9 @@ import pytest
 pytest.importorskip("numba")
 pytest.importorskip("sb3_contrib")
 
+from duelo.evaluation.duels import run_job  # noqa: E402
 from duelo.evaluation.report import Tally, score_of_a  # noqa: E402
-from duelo.evaluation.tournament import TournamentSpec, run_job, schedule  # noqa: E402
+from duelo.evaluation.tournament import TournamentSpec, schedule
 from duelo.registration import make_env  # noqa: E402
 from duelo.training import train as training  # noqa: E402
 from duelo.training.fast_vec_env import FastVecEnv  # noqa: E402

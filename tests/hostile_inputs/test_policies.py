@@ -11,12 +11,12 @@ import gymnasium as gym
 import pytest
 
 import duelo  # noqa: F401  (registers the ids)
+from duelo.agents import sandbox
 from duelo.agents.registry import make_policy
+from duelo.agents.sandbox import SandboxedPolicy
 from duelo.cli import main
 from duelo.envs.core.runner import play_duel
 from duelo.envs.infierno import InfiernoRuleset
-from duelo.evaluation import sandbox
-from duelo.evaluation.sandbox import SandboxedPolicy
 from duelo.play import play
 
 MOVERS = {  # a policy that breaks while it moves: what its forfeit says

@@ -10,8 +10,8 @@ import yaml
 
 pytest.importorskip("sb3_contrib")
 
+from duelo.agents import sandbox  # noqa: E402
 from duelo.envs.core.config import ConfigError  # noqa: E402
-from duelo.evaluation import sandbox  # noqa: E402
 from duelo.training import train as training  # noqa: E402
 from duelo.training.settings import load_settings  # noqa: E402
 from tests.test_training import short  # noqa: E402

@@ -1,0 +1,41 @@
+"""Esgrima's entries in the house, the skirmish and the card duel (found by
+`duelo.envs.systems`)."""
+
+from duelo.envs.core.system import System
+from duelo.envs.esgrima import setup
+from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
+from duelo.envs.esgrima.env import EsgrimaDuelEnv, EsgrimaEnv
+from duelo.envs.esgrima.skirmish import EsgrimaSkirmishRuleset
+
+SYSTEMS = (
+    System(
+        id="esgrima",
+        game="unnamed 2d6 swashbuckling system: skirmish",
+        name="Esgrima",
+        ruleset=EsgrimaSkirmishRuleset,
+        env=EsgrimaEnv,
+        options=setup.EsgrimaOptions,
+        npcs="duelo.agents.esgrima:SKIRMISH_NPCS",
+        scenario_ids=lambda: setup.load_catalog().layouts,
+        # open_square left out: two experts' side A scores 0.861
+    ),
+    System(
+        id="esgrima_duel",
+        game="unnamed 2d6 swashbuckling system: fencing duel with cards",
+        name="EsgrimaDuel",
+        ruleset=EsgrimaDuelRuleset,
+        env=EsgrimaDuelEnv,
+        options=setup.EsgrimaOptions,
+        npcs="duelo.agents.esgrima:DUEL_NPCS",
+        # the seed's own duel (§8.1); the default id plays the symmetric variant
+        named_variants=(("EsgrimaDuelFaithful", {"duel_variant": "faithful"}),),
+        # the faithful duel's apprentice against the deck: play decides (random 0.010,
+        # the expert 0.732, the solved play 0.779)
+        suite=(
+            {"options": {"duel_variant": "symmetric"}},
+            {"options": {"duel_variant": "faithful"}},
+        ),
+        fast="duelo.envs.fast.esgrima_duel",
+        solved="duelo.evaluation.card_models",  # hidden cards: solved by their own models
+    ),
+)
