@@ -20,11 +20,19 @@ from duelo.envs.core.observation import FieldReader
 from duelo.envs.vampiro.damage import soak_pool
 from duelo.envs.vampiro.observation import OBSERVATION_SPEC
 from duelo.envs.vampiro.odds import difficulty, pool
+from duelo.envs.vampiro.rules import (
+    ARMED,
+    PLAN_MOVES,
+    RANGE_REACH,
+    STANDARD,
+    TOUCH,
+    move_shift,
+    unskilled_shift,
+)
 from duelo.envs.vampiro.setup import Damage
 from duelo.envs.vampiro.state import PLANS, Action, modifier
 
 A = Action
-STANDARD = 6
 
 
 @lru_cache(maxsize=4096)
@@ -128,15 +136,15 @@ class Side:
     ) -> float:
         """Expected levels one attack of `move` takes off `target` (§5); 0 when it cannot
         reach from `distance`."""
-        gun = self.gun_damage > 0 and distance <= 2 * self.gun_range
-        if (move == A.SHOOT and not gun) or (move in (A.KICK, A.STRIKE) and distance > 1):
+        gun = self.gun_damage > 0 and distance <= RANGE_REACH * self.gun_range
+        if (move == A.SHOOT and not gun) or (move in (A.KICK, A.STRIKE) and distance > TOUCH):
             return 0.0
-        if move == A.WEAPON_STRIKE and not (self.melee_weapon and distance <= 2):
+        if move == A.WEAPON_STRIKE and not (self.melee_weapon and distance <= ARMED):
             return 0.0
         if move == A.BITE and not (self.vampire and self.clinched):
             return 0.0
         if move == A.CLINCH:
-            if distance > 1 or self.clinched:
+            if distance > TOUCH or self.clinched:
                 return 0.0  # clinched already, CLINCH breaks free
             dice = self.strength + self.brawl - self.wounds - penalty
             bashing = target.soak(Damage.BASHING)  # a vampire halves it (§7, §10 #10)
@@ -149,17 +157,17 @@ class Side:
         dex = self.dexterity - self.penalty - self.wounds - penalty
         if move == A.SHOOT:
             skill = self.firearms
-            target_diff = STANDARD + (1 if skill == 0 else 0)
-            target_diff += -2 if distance <= 2 else 2 if distance > self.gun_range else 0
+            shift = move_shift(PLAN_MOVES[move], distance, self.gun_range, self.clinched)
+            target_diff = STANDARD + unskilled_shift(skill, "armas_fuego") + shift
             dice, base, kind = dex + skill, self.gun_damage, self.weapon_type
         elif move == A.WEAPON_STRIKE:
             skill = self.melee
-            target_diff = STANDARD + (1 if skill == 0 else 0)
+            target_diff = STANDARD + unskilled_shift(skill, "armas_cc")
             dice, base, kind = dex + skill, self.strength + self.bonus, self.weapon_type
         else:
             plus = move in (A.KICK, A.BITE)
-            held = self.clinched and move in (A.KICK, A.STRIKE)  # §10 #39: +1 when clinched
-            target_diff = STANDARD + (move == A.KICK) + held
+            # a kick +1, a clinched Strike or Kick +1 more (§5, §10 #39)
+            target_diff = STANDARD + move_shift(PLAN_MOVES[move], distance, 0.0, self.clinched)
             kind = Damage.AGGRAVATED if move == A.BITE else Damage.BASHING
             dice, base = dex + self.brawl, self.strength + plus
         if dice <= 0:

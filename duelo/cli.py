@@ -86,10 +86,42 @@ def option(text: str) -> tuple[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    cores = os.cpu_count() or 1
+    """The command line: 0 when done, 2 for a bad input (a message naming it, never a
+    traceback), 130 for Ctrl-C (with how to resume)."""
+    args = build_parser(os.cpu_count() or 1).parse_args(argv)
+    try:
+        COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        print(f"\nduelo: interrupted{RESUME_HINTS.get(args.command, '')}", file=sys.stderr)
+        return 130
+    except (ValueError, OSError) as error:  # ConfigError and BrainError are ValueErrors
+        print(f"duelo: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def build_parser(cores: int) -> Parser:
+    """Every subcommand and its arguments; `cores` bounds a tournament's workers."""
     parser = Parser(prog="duelo", description=__doc__)
     parser.add_argument("--version", action="version", version=f"duelo {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
+    ruled = [*_add_table_commands(commands), _add_tournament(commands, cores)]
+    ruled += _add_yardsticks(commands)
+    for command in ruled:  # every command that plays the system's rules
+        command.add_argument(
+            "--option",
+            type=option,
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a rules option of the system (repeatable; `duelo systems` lists them)",
+        )
+    _add_brain_commands(commands)
+    return parser
+
+
+def _add_table_commands(commands: Any) -> list[Parser]:
+    """systems, duel and play: what a newcomer runs first."""
     systems = commands.add_parser(
         "systems", help="list the combat systems, env ids, actions, observations and options"
     )
@@ -115,6 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     table.add_argument("--seed", type=bounded_int(0, 2**63 - 1), default=0)
     table.add_argument("--scenario", help="the system's scenario (default: its first)")
     table.add_argument("--fighters", nargs=2, metavar=("A", "B"), help="character ids")
+    return [duel, table]
+
+
+def _add_tournament(commands: Any, cores: int) -> Parser:
     tournament = commands.add_parser(
         "tournament", help="round-robin of policies with Wilson intervals and Elo ratings"
     )
@@ -165,6 +201,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="add the solver's exact scores and gaps to optimal, where it can walk the duel",
     )
+    return tournament
+
+
+def _add_yardsticks(commands: Any) -> list[Parser]:
+    """solve and exploit: how far a policy stands from the best play."""
     solver = commands.add_parser(
         "solve", help="exact value of a small duel, and each policy's distance from it"
     )
@@ -206,15 +247,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         command.add_argument(
             "--max-seconds", type=seconds, default=walk_seconds, help="walk no longer"
         )
-    for command in (duel, table, tournament, solver, exploit):
-        command.add_argument(
-            "--option",
-            type=option,
-            action="append",
-            default=[],
-            metavar="KEY=VALUE",
-            help="a rules option of the system (repeatable; `duelo systems` lists them)",
-        )
+    return [solver, exploit]
+
+
+def _add_brain_commands(commands: Any) -> None:
+    """train, export, serve, onnx and bench."""
     train = commands.add_parser("train", help="train a brain with MaskablePPO (extra: train)")
     train.add_argument("--config", type=Path, required=True, help="configs/training/SYSTEM.yaml")
     train.add_argument("--timesteps", type=bounded_int(1, 10**12), help="override n_timesteps")
@@ -255,76 +292,68 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench = commands.add_parser("bench", help="speed against references timed in the same run")
     bench.add_argument("--quick", action="store_true", help="tiny measurements (CI smoke run)")
     bench.add_argument("--out", type=Path, help="also write the figures as JSON here")
-    args = parser.parse_args(argv)
+
+
+def _systems(args: argparse.Namespace) -> None:
+    if args.json:
+        print(json.dumps(describe_systems(), indent=2))
+    else:
+        print_systems()
+
+
+def _duel(args: argparse.Namespace) -> None:
+    variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
+    print_duel(args.system, args.a, args.b, args.seed, variant, args.explain)
+
+
+def _play(args: argparse.Namespace) -> None:
+    variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
+    seat = "AB".index(args.side)
     try:
-        if args.command == "systems" and args.json:
-            print(json.dumps(describe_systems(), indent=2))
-        elif args.command == "systems":
-            print_systems()
-        elif args.command == "duel":
-            variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
-            print_duel(args.system, args.a, args.b, args.seed, variant, args.explain)
-        elif args.command == "play":
-            variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
-            seat = "AB".index(args.side)
-            try:
-                play(args.system, args.vs, args.seed, seat, variant, sys.stdin, sys.stdout)
-            except LeftTheTable:
-                print("\nYou left the table.")
-        elif args.command == "tournament":
-            run_tournaments(args)
-        elif args.command == "train":
-            run_training(args)
-        elif args.command == "solve":
-            variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
-            policies = policy_names(args.system) if args.policies is None else args.policies
-            print_solve(
-                args.system,
-                variant,
-                policies,
-                args.max_states,
-                args.max_seconds,
-                args.check,
-                sys.stdout,
-            )
-        elif args.command == "exploit":
-            variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
-            with train_extra("exploit"):
-                print_exploit(
-                    args.policy,
-                    args.system,
-                    variant,
-                    args.steps,
-                    args.duels,
-                    args.out,
-                    args.max_states,
-                    args.max_seconds,
-                    sys.stdout,
-                )
-        elif args.command == "export":
-            with train_extra("export"):
-                from duelo.training.train import export_run
+        play(args.system, args.vs, args.seed, seat, variant, sys.stdin, sys.stdout)
+    except LeftTheTable:
+        print("\nYou left the table.")
 
-                print(f"wrote {export_run(args.run, args.out, best=args.best)}")
-        elif args.command == "serve":
-            run_server(args.brain, args.host, args.port, args.allowed_host)
-        elif args.command == "onnx":
-            write_onnx(args.brain, args.out)
-        else:
-            from duelo.benchmarks.suite import render_table, run_benchmarks
 
-            results = run_benchmarks(quick=args.quick)
-            print(render_table(results), end="")
-            if args.out:
-                args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-                print(f"wrote {args.out}")
-    except KeyboardInterrupt:
-        print(f"\nduelo: interrupted{RESUME_HINTS.get(args.command, '')}", file=sys.stderr)
-        return 130
-    except (ValueError, OSError) as error:  # ConfigError and BrainError are ValueErrors
-        print(f"duelo: error: {error}", file=sys.stderr)
-        return 2
-    return 0
+def _solve(args: argparse.Namespace) -> None:
+    variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
+    policies = policy_names(args.system) if args.policies is None else args.policies
+    print_solve(
+        args.system, variant, policies, args.max_states, args.max_seconds, args.check, sys.stdout
+    )
+
+
+def _exploit(args: argparse.Namespace) -> None:
+    variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
+    with train_extra("exploit"):
+        print_exploit(
+            args.policy,
+            args.system,
+            variant,
+            args.steps,
+            args.duels,
+            args.out,
+            args.max_states,
+            args.max_seconds,
+            sys.stdout,
+        )
+
+
+def _export(args: argparse.Namespace) -> None:
+    with train_extra("export"):
+        from duelo.training.train import export_run
+
+        print(f"wrote {export_run(args.run, args.out, best=args.best)}")
+
+
+def _bench(args: argparse.Namespace) -> None:
+    from duelo.benchmarks.suite import render_table, run_benchmarks
+
+    results = run_benchmarks(quick=args.quick)
+    print(render_table(results), end="")
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
 
 
 EXACT_MAX_STATES = 500_000
@@ -561,3 +590,27 @@ def progress_bar(label: str, width: int = 30) -> Callable[[int, int], None]:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def _serve(args: argparse.Namespace) -> None:
+    run_server(args.brain, args.host, args.port, args.allowed_host)
+
+
+def _onnx(args: argparse.Namespace) -> None:
+    write_onnx(args.brain, args.out)
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "systems": _systems,
+    "duel": _duel,
+    "play": _play,
+    "tournament": run_tournaments,
+    "train": run_training,
+    "solve": _solve,
+    "exploit": _exploit,
+    "export": _export,
+    "serve": _serve,
+    "onnx": _onnx,
+    "bench": _bench,
+}
+"""Each subcommand's handler; `main` turns their errors into messages and exit codes."""

@@ -45,8 +45,15 @@ def probe(
     seed: int = 0,
 ) -> ProbeResult:
     """Train a best response to `policy` (the system's training config, against `policy`
-    alone, no self-play) for `steps`, then play it `duels` seat-swapped duels. Run again
-    on the same `out`, an interrupted probe picks up its training and its duels."""
+    alone, no self-play, no teacher) for `steps`, then play it `duels` seat-swapped
+    duels. Run again on the same `out`, an interrupted probe picks up its training and
+    its duels.
+
+    No teacher: a config's teacher is often the very policy probed (the expert), and a
+    learner that starts as its copy scores 0.5 against it and, its moves near
+    deterministic, explores too little for PPO to leave it (a probe of
+    `liminal:expert` so warm-started stayed at 0.500 over 500,000 steps in the
+    standoff, where the exact exploitability on v1 was 0.090)."""
     base = load_settings(packaged_config(f"training/{system_name}.yaml"))
     settings = base.with_overrides(
         opponents=(policy,),
@@ -58,6 +65,8 @@ def probe(
         eval_every=steps,
         checkpoint_every=max(steps // 10, 1),
         seed=seed,
+        teacher="",
+        teacher_decisions=0,
     )
     run = out / "run"
     train(settings, run, resume=(run / CHECKPOINT).exists())  # an interrupted probe resumes

@@ -65,6 +65,8 @@ WALK = 7.0
 """§6 (published): metres a walk covers, which may accompany an action (§10 #15)."""
 POINT_BLANK = 2.0
 """§6 (published): difficulty 4 within 2 m."""
+RANGE_REACH = 2
+"""§6 (published): a gun reaches twice its listed range (at +2 past the range itself)."""
 FLEE_WITHOUT_GUNS = 30.0
 """§9, §10 #24: fled past 30 m from a rival with no ranged weapon."""
 PLAN_MOVES = {
@@ -725,7 +727,7 @@ class VampiroRuleset:
             return _has_melee_weapon(me) and state.range <= reach and not me.clinched
         if weapon.kind != Kind.FIREARM or me.jammed or me.clinched:
             return False
-        in_range = state.range <= 2 * weapon.range and me.shots < weapon.rate
+        in_range = state.range <= RANGE_REACH * weapon.range and me.shots < weapon.rate
         if move == Move.BURST:
             return in_range and weapon.burst and me.ammo >= 3
         if move == Move.FULL_AUTO:
@@ -779,13 +781,18 @@ SKILLS = ("armas_cc", "armas_fuego")
 """§3 (seed): a missing Skill rolls the Attribute alone at +1 difficulty (Talents: none)."""
 
 
+def unskilled_shift(rating: int, ability: str) -> int:
+    """§3 (seed): a missing Skill rolls at +1 difficulty; a missing Talent does not."""
+    return 1 if rating == 0 and ability in SKILLS else 0
+
+
 def action_pool(me: Fighter, ability: str, attribute: str, penalty: int) -> tuple[int, int]:
     """An action's dice and difficulty (§3): Attribute + Ability; missing a Skill rolls
     the Attribute at +1 difficulty; wounds, the multiple-action place (`penalty`) and, on
     Dexterity pools, armour cost dice (§7, §8.1)."""
     c = me.character
     rating = getattr(c, ability)
-    target = STANDARD + (1 if rating == 0 and ability in SKILLS else 0)
+    target = STANDARD + unskilled_shift(rating, ability)
     wounds = wound_penalty(me.health) if me.held_penalty is None else me.held_penalty
     pool = getattr(c, attribute) + rating - wounds - penalty
     if attribute == "destreza":
@@ -829,14 +836,20 @@ def _attack_traits(move: Move) -> tuple[str, str]:
 
 
 def attack_difficulty(state: VampiroState, me: Fighter, move: Move) -> int:
+    """What an attack adds to difficulty 6 in this duel (`move_shift`)."""
+    return move_shift(move, state.range, me.weapon.range, me.clinched)
+
+
+def move_shift(move: Move, distance: float, weapon_range: float, clinched: bool) -> int:
     """What an attack adds to difficulty 6 (§5, §6): a kick +1; a clinched brawler +1
-    (§10 #39); a shot -2 within 2 m, +2 beyond its listed range; a burst +1, full auto +2."""
+    (§10 #39); a shot -2 within 2 m, +2 beyond its listed range; a burst +1, full auto +2.
+    Pure, so the NPCs weigh the very shifts the rules apply."""
     if move == Move.KICK:
-        return 1 + (1 if me.clinched else 0)
+        return 1 + (1 if clinched else 0)
     if move in (Move.STRIKE, Move.BITE):
-        return 1 if me.clinched and move == Move.STRIKE else 0
+        return 1 if clinched and move == Move.STRIKE else 0
     if move in SHOTS:
-        shift = -2 if state.range <= POINT_BLANK else 2 if state.range > me.weapon.range else 0
+        shift = -2 if distance <= POINT_BLANK else 2 if distance > weapon_range else 0
         return shift + {Move.BURST: 1, Move.FULL_AUTO: 2}.get(move, 0)
     return 0
 
