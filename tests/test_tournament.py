@@ -151,20 +151,24 @@ def test_one_and_two_workers_agree(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("policy", "why"),
+    ("policy", "limit", "why"),
     [
-        ("tests.test_tournament:Crasher", "raised RuntimeError: boom"),
-        ("tests.test_tournament:Cheater", "chose illegal action"),
-        ("tests.test_tournament:Sleeper", "0.005 s for a move"),
+        # a limit no loaded machine reaches, so the fault and not the clock decides
+        ("tests.test_tournament:Crasher", 60.0, "raised RuntimeError: boom"),
+        ("tests.test_tournament:Cheater", 60.0, "chose illegal action"),
+        # a load only makes the sleeper slower: past its limit on any machine
+        ("tests.test_tournament:Sleeper", 0.005, "0.005 s for a move"),
     ],
 )
-def test_faulty_policies_forfeit_with_the_reason(tmp_path: Path, policy: str, why: str) -> None:
+def test_faulty_policies_forfeit_with_the_reason(
+    tmp_path: Path, policy: str, limit: float, why: str
+) -> None:
     faulty = TournamentSpec(
         system="infierno",
         policies=("infierno:aggressive", policy),
         duels=2,
         variant={"scenario": "brawl"},
-        move_time_limit=0.005,
+        move_time_limit=limit,
     )
     records = run_tournament(faulty, tmp_path)
     assert all(r["forfeit"] == "b" and r["winner"] == "a" for r in records)
