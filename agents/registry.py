@@ -61,8 +61,7 @@ def make_policy(
     prefix, _, short = name.rpartition(":")
     if is_imported(name):
         return SandboxedPolicy(name, system)
-    if prefix and prefix != system:
-        raise ValueError(f"policy {name!r} is for system {prefix!r}, not {system!r}")
+    _check_system(name, prefix, system)
     if short == OPTIMAL:
         from duelo.evaluation.optimal import optimal_policy  # the solver, only when asked
 
@@ -71,6 +70,12 @@ def make_policy(
     if short in factories:
         return factories[short]()
     raise _unknown(name, system)
+
+
+def _check_system(name: str, prefix: str, system: str) -> None:
+    """A "SYSTEM:NAME" policy plays only its own system."""
+    if prefix and prefix != system:
+        raise ValueError(f"policy {name!r} is for system {prefix!r}, not {system!r}")
 
 
 def _unknown(name: str, system: str) -> ValueError:
@@ -94,8 +99,7 @@ def check_policy(name: str, system: str, variant: Mapping[str, Any] | None = Non
         load_brain(name.removeprefix("brain:"), system)
         return
     prefix, _, short = name.rpartition(":")
-    if prefix and prefix != system:
-        raise ValueError(f"policy {name!r} is for system {prefix!r}, not {system!r}")
+    _check_system(name, prefix, system)
     if short == OPTIMAL:
         record = SYSTEMS.get(system)
         if record is None or not (record.solved or record.ruleset.perfect_information):

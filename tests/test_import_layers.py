@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from duelo.envs import systems
+
 ROOT = Path(__file__).parent.parent
 FOLDERS = {
     "duelo.envs": "envs",
@@ -93,7 +95,7 @@ def test_imports_point_down(module: str) -> None:
     assert not upward, f"{module} ({layer(module)}) imports above it: {upward}"
 
 
-SYSTEM_PACKAGES = ("infierno", "liminal", "esgrima", "dunwich", "vampiro")
+SYSTEM_PACKAGES = tuple(package.rpartition(".")[2] for package in systems.SYSTEM_PACKAGES)
 CARD_DUEL = ("card_duel", "card_duel_symmetric", "card_models")
 """The card duel's solved models, Esgrima's, which still lie in `evaluation/`."""
 
