@@ -1,27 +1,124 @@
-"""Each env docstring's tables agree with the data they describe (STYLE #5)."""
+"""The docs hold: the site builds with warnings as errors, every "§" the code of a
+system cites is a section (or a row of the gaps table) of its rules page, the README
+names every env id, and every `duelo` command the README and the docs show parses."""
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from duelo.envs.core.duel_env import DuelEnv
-from duelo.envs.systems import SYSTEMS
+from duelo.cli import build_parser
+from duelo.envs.systems import SYSTEM_PACKAGES, SYSTEMS
 
-ENVS = [(system.env, system.ruleset) for system in SYSTEMS.values()]
-
-
-@pytest.mark.parametrize(("env", "ruleset"), ENVS)
-def test_action_table_lists_every_action_with_its_id(env: type[DuelEnv], ruleset: type) -> None:
-    rows = re.findall(r"^\s*\| (\d+) \| ([A-Z_0-9]+) \|", env.__doc__, re.MULTILINE)
-    assert [(int(i), name) for i, name in rows] == [(a.value, a.name) for a in ruleset.actions]
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+CITATION = re.compile(r"§(\d+)(?:\.(\d+))?((?:,?\s*#\d+)*)")
+"""§N, §N.M, and §10 #K (a row of the gaps table), as the code writes them."""
 
 
-@pytest.mark.parametrize(("env", "ruleset"), ENVS)
-def test_observation_table_lists_every_key_with_its_shape(
-    env: type[DuelEnv], ruleset: type
-) -> None:
-    rows = re.findall(r"^\s*\| `(\w+)` \| ([\dx]+) \|", env.__doc__, re.MULTILINE)
-    spec = ruleset.observation_spec
-    assert rows == [(k.name, "x".join(map(str, k.shape))) for k in spec.keys]
+def _package_dir(package: str) -> Path:
+    return Path(inspect.getfile(importlib.import_module(package))).parent
+
+
+def _sources(package: str) -> list[Path]:
+    """The system's package, and the NPCs, batched engine and solved models its
+    records name (they still live outside it)."""
+    sources = set(_package_dir(package).glob("*.py"))
+    for record in importlib.import_module(f"{package}.system").SYSTEMS:
+        for module in filter(None, (record.npcs.split(":")[0], record.fast, record.solved)):
+            sources.add(Path(inspect.getfile(importlib.import_module(module))))
+    return sorted(sources)
+
+
+def _sections(rules: str) -> tuple[set[str], set[str]]:
+    """The numbered sections of a rules page, and the numbered rows of its §10."""
+    sections = set(re.findall(r"^#{2,3} (\d+(?:\.\d+)?)\.? ", rules, re.MULTILINE))
+    gaps = rules.split("\n## 10.", 1)[1].split("\n## ", 1)[0]
+    rows = set(re.findall(r"^(?:\| *#?(\d+) *\||(\d+)\. )", gaps, re.MULTILINE))
+    return sections, {a or b for a, b in rows}
+
+
+@pytest.mark.parametrize("package", SYSTEM_PACKAGES)
+def test_every_citation_of_a_system_is_a_section_of_its_rules_page(package: str) -> None:
+    sections, rows = _sections((_package_dir(package) / "rules.md").read_text(encoding="utf-8"))
+    cited, missing = 0, []
+    for source in _sources(package):
+        for match in CITATION.finditer(source.read_text(encoding="utf-8")):
+            cited += 1
+            section = match.group(1) + (f".{match.group(2)}" if match.group(2) else "")
+            if section not in sections:
+                missing.append(f"{source.name}: §{section}")
+            if section == "10":
+                missing += [
+                    f"{source.name}: §10 #{row}"
+                    for row in re.findall(r"#(\d+)", match.group(3))
+                    if row not in rows
+                ]
+    assert cited > 50, cited  # the pattern reads the code's citations
+    assert not missing, missing
+
+
+def test_a_citation_of_no_section_is_caught() -> None:
+    sections, rows = _sections("## 1. One\n### 1.2 Two\n## 10. Gaps\n| 3 | a |\n4. b\n")
+    assert sections == {"1", "1.2", "10"} and rows == {"3", "4"}
+
+
+def test_the_readme_names_every_env_id() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ids = [env_id for record in SYSTEMS.values() for env_id in record.env_ids]
+    assert [env_id for env_id in ids if f"`{env_id}`" not in readme] == []
+
+
+def _documented_commands() -> list[tuple[str, str]]:
+    """Every `duelo ...` line of a fenced block in the README and the docs."""
+    commands = []
+    for page in [ROOT / "README.md", *DOCS]:
+        fenced = False
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if line.startswith("```"):
+                fenced = not fenced
+                continue
+            for part in line.split("&&") if fenced else ():
+                command = part.split(" #", 1)[0].strip()
+                if command.startswith("duelo "):
+                    commands.append((page.name, command))
+    return commands
+
+
+def test_the_docs_show_commands_of_every_kind() -> None:
+    shown = {shlex.split(command)[1] for _, command in _documented_commands()}
+    assert {"tournament", "duel", "train", "exploit", "solve", "serve", "bench"} <= shown
+
+
+@pytest.mark.parametrize("page, command", _documented_commands())
+def test_every_documented_command_parses(page: str, command: str) -> None:
+    """Parsed as `duelo` parses it: the subcommand, its flags and their choices (on the
+    two cores the docs' `--workers 2` assumes)."""
+    try:
+        build_parser(cores=2).parse_args(shlex.split(command)[1:])
+    except SystemExit as exit:
+        pytest.fail(f"{page}: `{command}` does not parse (exit {exit.code})")
+
+
+def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocs", reason="the docs extra (pip install -e '.[docs]')")
+    site = tmp_path / "site"
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert built.returncode == 0, built.stderr
+    for package in SYSTEM_PACKAGES:
+        page = (site / "systems" / package.rsplit(".", 1)[-1] / "index.html").read_text()
+        for record in importlib.import_module(f"{package}.system").SYSTEMS:
+            assert all(env_id in page for env_id in record.env_ids), record.id

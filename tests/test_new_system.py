@@ -1,7 +1,7 @@
 """Adding a system is one folder and one line: a toy system, written to a temporary
 folder and put in the one list of system packages, gets its env id, its line in
 `duelo systems`, the conformance checks, the PettingZoo env, its NPCs by name and a
-tournament, with no generic module edited (README, "Adding a combat system")."""
+tournament, with no generic module edited (docs/developing.md, "Adding a combat system")."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ TOY = {
         from toy.rules import ToyRuleset
 
         class ToyEnv(DuelEnv):
-            """A toy duel (the README's "Adding a combat system", tested)."""
+            """A toy duel (docs/developing.md, "Adding a combat system", tested)."""
 
             def __init__(self, opponent, scenario="plain", options=None, **env_options):
                 super().__init__(ToyRuleset(scenario, options), opponent, **env_options)

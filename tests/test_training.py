@@ -1,7 +1,7 @@
 """Training: a short run learns, is reproducible, resumes, and exports a faithful brain.
 
 These runs are a few thousand steps, sized for CI; the shipped brains come from
-the documented long command (README, Training).
+the documented long command (docs/training.md).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 `engine.py` drives any system's compiled module; `loops.py` holds the env and
 tournament loops every system module compiles on its own kernels; `streams.py`
 replays numpy's dice; `vector_env.py` and `scalar_env.py` are the Gymnasium faces.
-See the README, "The batched engine".
+See docs/benchmarks.md, "The batched engine".
 
 numba caches each module's machine code beside it; `loops.drop_stale_cache` keeps
 that cache honest when a file shared by every system changes. A system names its

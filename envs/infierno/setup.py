@@ -35,7 +35,7 @@ class Category(StrEnum):
 
 class Feat(StrEnum):
     """The feats the rules implement (seed: Desenfundado rápido, Esquiva asombrosa,
-    Combate con dos armas; digest §4, §8.3, §8.8)."""
+    Combate con dos armas; digest §4, §8.3, §5 and §8.7)."""
 
     QUICK_DRAW = "quick_draw"
     UNCANNY_DODGE = "uncanny_dodge"

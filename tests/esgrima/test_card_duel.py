@@ -74,7 +74,7 @@ def test_no_scripted_play_beats_the_solved_value_against_the_model() -> None:
 
 def test_the_solved_play_reads_the_real_duel() -> None:
     """In the real duel (shuffled deck) it plays legal moves from the observation alone,
-    also as a plain Dict, and beats the expert (its figures: the README)."""
+    also as a plain Dict, and beats the expert (its figures: docs/brains.md)."""
     ruleset = EsgrimaDuelRuleset(options=FAITHFUL)
     optimal = make_policy("optimal", "esgrima_duel", {"options": FAITHFUL})
     assert isinstance(optimal, CardDuelPolicy)

@@ -1,0 +1,75 @@
+"""MkDocs hook (`mkdocs.yml`, `hooks:`): a page per combat system, read from its package.
+
+A system's rules page lives beside its code (`envs/<system>/rules.md`, the page its
+"§" citations point to), so a system stays one folder; this hook adds it to the site
+as `systems/<system>.md`, followed by what the code says of each of its env ids (the
+env class's documentation, its scenarios and its options), and lists the pages in the
+navigation. The systems are those of `SYSTEM_PACKAGES`: a new system's page comes with
+its line there.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+
+from duelo.envs.core.system import System
+from duelo.envs.systems import SYSTEM_PACKAGES
+
+SECTION = "Combat systems"
+
+
+def _short(package: str) -> str:
+    return package.rsplit(".", 1)[-1]
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    pages = [{_short(p).capitalize(): f"systems/{_short(p)}.md"} for p in SYSTEM_PACKAGES]
+    config.nav = [*(config.nav or []), {SECTION: pages}]
+    return config
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    for package in SYSTEM_PACKAGES:
+        page = File.generated(config, f"systems/{_short(package)}.md", content=system_page(package))
+        files.append(page)
+    return files
+
+
+def system_page(package: str) -> str:
+    """The package's rules page, then each of its env ids as the code declares it."""
+    module = importlib.import_module(package)
+    rules = (Path(inspect.getfile(module)).parent / "rules.md").read_text(encoding="utf-8")
+    records = importlib.import_module(f"{package}.system").SYSTEMS
+    parts = [rules.rstrip(), "", "## In duelo", ""]
+    for record in records:
+        parts += _record(record)
+    return "\n".join(parts) + "\n"
+
+
+def _record(record: System) -> list[str]:
+    ids = ", ".join(f"`{env_id}`" for env_id in record.env_ids)
+    lines = [f"### `{record.id}`: {ids}", ""]
+    if record.scenarios:
+        lines += [f"Scenarios: {', '.join(f'`{s}`' for s in record.scenarios)}.", ""]
+    if record.suite:
+        lines += [f"The default tournament's suite: {_suite(record.suite)}.", ""]
+    lines += ["Rules options (`options={...}`, `--option KEY=VALUE`):", ""]
+    lines += [f"- `{line}`" for line in record.option_lines()]
+    lines += ["", *_demoted(inspect.getdoc(record.env) or ""), ""]
+    return lines
+
+
+def _suite(suite: tuple[dict[str, Any], ...]) -> str:
+    return ", ".join(f"`{setup}`" for setup in suite)
+
+
+def _demoted(doc: str) -> list[str]:
+    """The docstring's `## Heading`s as the page's fourth level, under its env id."""
+    return [re.sub(r"^## ", "#### ", line) for line in doc.splitlines()]
