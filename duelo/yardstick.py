@@ -6,7 +6,7 @@ opponent and against the best response to it. `exploit` gives one policy's
 exploitability: exact where the solver applies, else a lower bound from a best
 response trained by MaskablePPO (`duelo.training.probe`, extra `train`). A duel that hides
 information is solved under its system's own models instead (`System.solved`, e.g.
-the card duel's `duelo.evaluation.card_models`).
+the card duel's `duelo.envs.esgrima.card_models`).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ the first and counts the clash (`clashes`), and `duelo solve` reports it.
 A duel that hides information is served by the solved models its system names
 (`System.solved`): the card duel's `esgrima_duel:optimal` is the faithful duel solved
 as the PJ's own problem, and the symmetric one's equilibrium under a stated abstraction
-(`duelo.evaluation.card_models`).
+(`duelo.envs.esgrima.card_models`).
 """
 
 from __future__ import annotations

@@ -28,13 +28,8 @@ def _package_dir(package: str) -> Path:
 
 
 def _sources(package: str) -> list[Path]:
-    """The system's package, and the NPCs, batched engine and solved models its
-    records name (they still live outside it)."""
-    sources = set(_package_dir(package).glob("*.py"))
-    for record in importlib.import_module(f"{package}.system").SYSTEMS:
-        for module in filter(None, (record.npcs.split(":")[0], record.fast, record.solved)):
-            sources.add(Path(inspect.getfile(importlib.import_module(module))))
-    return sorted(sources)
+    """The system's modules: rules, NPCs, batched kernels and solved models alike."""
+    return sorted(_package_dir(package).glob("*.py"))
 
 
 def _sections(rules: str) -> tuple[set[str], set[str]]:

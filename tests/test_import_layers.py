@@ -24,9 +24,12 @@ FOLDERS = {
     "duelo": "duelo",
 }
 """setuptools' package-dir mapping (pyproject.toml): package -> folder."""
-SOLVED_PLAY = ("solver", "optimal", "card_duel", "card_duel_symmetric", "card_models", "stats")
+SOLVED_PLAY = ("solver", "optimal", "stats")
 """Evaluation modules that stand on the rules alone, below the policy names: the exact
 solver and the solved play that `SYSTEM:optimal` names."""
+SYSTEM_POLICIES = ("npcs", "card_duel", "card_duel_symmetric", "card_models")
+"""A system's modules that play it, a layer above its env: its NPCs and the card duel's
+solved models."""
 LAYERS = ("core", "rules", "envs", "policies", "names", "evaluation", "training", "front")
 """Lowest first."""
 
@@ -36,8 +39,13 @@ def layer(module: str) -> str:
     if module.startswith("duelo.envs.core"):
         return "core"
     if module.startswith("duelo.envs."):
-        if parts[2] in ("systems", "fast", "pettingzoo") or parts[-1] in ("env", "system"):
-            return "evaluation" if parts[2] == "pettingzoo" else "envs"
+        if len(parts) == 4 and parts[-1] in SYSTEM_POLICIES:
+            return "policies"
+        if parts[2] == "pettingzoo":
+            return "evaluation"
+        kernels = parts[-1].startswith("fast")  # a system's batched engine
+        if parts[2] in ("systems", "fast") or parts[-1] in ("env", "system") or kernels:
+            return "envs"
         return "rules"
     if module == "duelo.envs":
         return "envs"
@@ -96,14 +104,10 @@ def test_imports_point_down(module: str) -> None:
 
 
 SYSTEM_PACKAGES = tuple(package.rpartition(".")[2] for package in systems.SYSTEM_PACKAGES)
-CARD_DUEL = ("card_duel", "card_duel_symmetric", "card_models")
-"""The card duel's solved models, Esgrima's, which still lie in `evaluation/`."""
 
 
 def of_a_system(module: str) -> bool:
-    parts = module.split(".")
-    named = any(part.split("_")[0] in SYSTEM_PACKAGES for part in parts[2:])  # esgrima_duel
-    return named or (parts[:2] == ["duelo", "evaluation"] and parts[-1] in CARD_DUEL)
+    return any(part in SYSTEM_PACKAGES for part in module.split(".")[2:])
 
 
 def test_generic_code_imports_no_system() -> None:
@@ -115,7 +119,7 @@ def test_generic_code_imports_no_system() -> None:
         if not of_a_system(module)
     }
     assert {module: names for module, names in found.items() if names} == {}
-    assert of_a_system("duelo.envs.fast.infierno") and not of_a_system("duelo.envs.systems")
+    assert of_a_system("duelo.envs.infierno.fast") and not of_a_system("duelo.envs.systems")
 
 
 def test_no_module_imports_the_sandboxs_child() -> None:

@@ -13,7 +13,7 @@ SYSTEMS = (
         ruleset=DunwichRuleset,
         env=DunwichEnv,
         options=setup.DunwichOptions,
-        npcs="duelo.agents.dunwich:NPCS",
+        npcs="duelo.envs.dunwich.npcs:NPCS",
         scenario_ids=lambda: setup.load_catalog().scenarios,
         # crossfire is left out: the Hunter escapes, a draw, in every duel of two experts
         suite=tuple({"scenario": s} for s in ("back_alley", "warehouse", "rooftop")),

@@ -15,7 +15,7 @@ SYSTEMS = (
         ruleset=EsgrimaSkirmishRuleset,
         env=EsgrimaEnv,
         options=setup.EsgrimaOptions,
-        npcs="duelo.agents.esgrima:SKIRMISH_NPCS",
+        npcs="duelo.envs.esgrima.npcs:SKIRMISH_NPCS",
         scenario_ids=lambda: setup.load_catalog().layouts,
         # open_square left out: two experts' side A scores 0.861
     ),
@@ -26,7 +26,7 @@ SYSTEMS = (
         ruleset=EsgrimaDuelRuleset,
         env=EsgrimaDuelEnv,
         options=setup.EsgrimaOptions,
-        npcs="duelo.agents.esgrima:DUEL_NPCS",
+        npcs="duelo.envs.esgrima.npcs:DUEL_NPCS",
         # the seed's own duel (§8.1); the default id plays the symmetric variant
         named_variants=(("EsgrimaDuelFaithful", {"duel_variant": "faithful"}),),
         # the faithful duel's apprentice against the deck: play decides (random 0.010,
@@ -35,7 +35,7 @@ SYSTEMS = (
             {"options": {"duel_variant": "symmetric"}},
             {"options": {"duel_variant": "faithful"}},
         ),
-        fast="duelo.envs.fast.esgrima_duel",
-        solved="duelo.evaluation.card_models",  # hidden cards: solved by their own models
+        fast="duelo.envs.esgrima.fast_duel",
+        solved="duelo.envs.esgrima.card_models",  # hidden cards: solved by their own models
     ),
 )

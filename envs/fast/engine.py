@@ -2,8 +2,8 @@
 
 `BatchedDuels` takes a scalar env (`DuelEnv`, as `gymnasium.make` builds it) as the
 description of what to batch: its ruleset, learner seat and illegal-action rules.
-Each system's compiled module (`infierno.py`, `esgrima_duel.py`) is the layout a new
-system follows. It provides:
+Each system's compiled module, beside its rules (`envs/infierno/fast.py`,
+`envs/esgrima/fast_duel.py`), is the layout a new system follows. It provides:
 
 - the kernels, ports of its ruleset's methods: `new_duel`, `to_act`, `legal_actions`,
   `apply`, `observe` (on one duel record and the rules record), and `ACTIONS`;

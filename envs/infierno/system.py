@@ -13,10 +13,10 @@ SYSTEMS = (
         ruleset=InfiernoRuleset,
         env=InfiernoEnv,
         options=setup.InfiernoOptions,
-        npcs="duelo.agents.infierno:NPCS",
+        npcs="duelo.envs.infierno.npcs:NPCS",
         scenario_ids=lambda: setup.load_catalog().scenarios,
         # ambush left out: two experts' side A scores 0.758
         suite=({"scenario": "formal_duel"}, {"scenario": "brawl"}),
-        fast="duelo.envs.fast.infierno",
+        fast="duelo.envs.infierno.fast",
     ),
 )

@@ -14,7 +14,7 @@ SYSTEMS = (
         ruleset=LiminalRuleset,
         env=LiminalEnv,
         options=setup.LiminalOptions,
-        npcs="duelo.agents.liminal:NPCS",
+        npcs="duelo.envs.liminal.npcs:NPCS",
         scenario_ids=lambda: setup.load_catalog().scenarios,
         # long_shot left out: two experts' side A scores 0.889
         suite=({"scenario": "standoff"}, {"scenario": "brawl"}, {"scenario": "street"}),
@@ -26,7 +26,7 @@ SYSTEMS = (
         ruleset=LiminalMobRuleset,
         env=LiminalMobEnv,
         options=setup.LiminalOptions,
-        npcs="duelo.agents.liminal:NPCS",  # the same NPCs play hero or mob
+        npcs="duelo.envs.liminal.npcs:NPCS",  # the same NPCs play hero or mob
         scenario_ids=load_mob_scenarios,
         suite=({"scenario": "street_gang"}, {"scenario": "back_alley"}),
     ),

@@ -13,7 +13,7 @@ SYSTEMS = (
         ruleset=VampiroRuleset,
         env=VampiroEnv,
         options=setup.VampiroOptions,
-        npcs="duelo.agents.vampiro:NPCS",
+        npcs="duelo.envs.vampiro.npcs:NPCS",
         scenario_ids=lambda: setup.load_catalog().scenarios,
         # stakeout left out: two experts' side A scores 0.989
         suite=({"scenario": "alley"}, {"scenario": "elysium"}),

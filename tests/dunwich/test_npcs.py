@@ -9,8 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from duelo.agents.dunwich import ExpertBrawler, Side, pairing_value
 from duelo.envs.core.testing import ScriptedDuel
+from duelo.envs.dunwich.npcs import ExpertBrawler, Side, pairing_value
 from duelo.envs.dunwich.observation import OBSERVATION_SPEC
 from duelo.envs.dunwich.odds import opposed, pool
 from duelo.envs.dunwich.rules import wound

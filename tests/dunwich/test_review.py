@@ -11,7 +11,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from duelo.agents.dunwich import Side, reactions_of
+from duelo.envs.dunwich.npcs import Side, reactions_of
 from duelo.envs.dunwich.observation import OBSERVATION_SPEC
 from duelo.envs.dunwich.rules import wound
 from duelo.envs.dunwich.state import REACTIONS, Action, Maneuver, Phase

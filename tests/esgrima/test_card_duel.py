@@ -10,9 +10,7 @@ import pytest
 from duelo.agents.registry import make_policy
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.runner import play_duel
-from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
-from duelo.envs.esgrima.mechanics import Card
-from duelo.evaluation.card_duel import (
+from duelo.envs.esgrima.card_duel import (
     HANDS,
     KEPT,
     PJ_FOCO,
@@ -21,11 +19,13 @@ from duelo.evaluation.card_duel import (
     EndlessDeckDuel,
     solve_card_duel,
 )
-from duelo.evaluation.card_duel_symmetric import (
+from duelo.envs.esgrima.card_duel_symmetric import (
     RedrawnHandsDuel,
     SymmetricDuelPolicy,
     solve_symmetric_duel,
 )
+from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
+from duelo.envs.esgrima.mechanics import Card
 from duelo.evaluation.solver import NotSolvableError, score_of_a
 
 Z99 = 2.5758293035489004

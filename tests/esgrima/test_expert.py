@@ -8,10 +8,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from duelo.agents.esgrima import DuelTable, ExpertFencer, _swing, card_value
 from duelo.envs.core.runner import duel_streams
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
 from duelo.envs.esgrima.mechanics import Card
+from duelo.envs.esgrima.npcs import DuelTable, ExpertFencer, _swing, card_value
 from duelo.envs.esgrima.odds import effect_chances
 from tests.esgrima.helpers import CATALOG, character
 

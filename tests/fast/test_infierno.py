@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from duelo.envs.fast import infierno  # noqa: E402
+from duelo.envs.infierno import fast as infierno  # noqa: E402
 from duelo.envs.infierno.combat import best_effect  # noqa: E402
 from duelo.envs.infierno.rules import InfiernoRuleset  # noqa: E402
 from duelo.envs.infierno.setup import Surprise, load_catalog  # noqa: E402

@@ -9,7 +9,9 @@ import pytest
 
 pytest.importorskip("numba")
 
-from duelo.envs.fast import esgrima_duel, infierno, loops  # noqa: E402
+from duelo.envs.esgrima import fast_duel as esgrima_duel  # noqa: E402
+from duelo.envs.fast import loops  # noqa: E402
+from duelo.envs.infierno import fast as infierno  # noqa: E402
 
 
 def test_each_system_compiles_the_loops_on_its_own_kernels() -> None:

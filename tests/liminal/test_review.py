@@ -12,9 +12,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from duelo.agents.liminal import ExpertFighter, Side, attack_gain
 from duelo.envs.core.testing import ScriptedDuel
 from duelo.envs.liminal.mob import LiminalMobRuleset, MobScenario
+from duelo.envs.liminal.npcs import ExpertFighter, Side, attack_gain
 from duelo.envs.liminal.observation import OBSERVATION_SPEC
 from duelo.envs.liminal.rules import LiminalRuleset
 from duelo.envs.liminal.setup import Scenario

@@ -7,9 +7,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from duelo.agents.vampiro import ExpertKindred, Rival, Side, hit_levels
 from duelo.envs.core.testing import ScriptedDuel
 from duelo.envs.vampiro.damage import after_soak, damage_pool, soak_pool
+from duelo.envs.vampiro.npcs import ExpertKindred, Rival, Side, hit_levels
 from duelo.envs.vampiro.observation import OBSERVATION_SPEC
 from duelo.envs.vampiro.odds import difficulty, pool
 from duelo.envs.vampiro.rules import _attack_traits, _damage_dice, action_pool, attack_difficulty

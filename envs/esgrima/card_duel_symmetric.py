@@ -34,15 +34,7 @@ import numpy as np
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.observation import FieldReader
 from duelo.envs.core.ruleset import SEATS
-from duelo.envs.esgrima.duel import (
-    HAND_SIZE,
-    OBSERVATION_SPEC,
-    REPOSITION,
-    EsgrimaDuelRuleset,
-    EsgrimaDuelState,
-)
-from duelo.envs.esgrima.mechanics import Card
-from duelo.evaluation.card_duel import (
+from duelo.envs.esgrima.card_duel import (
     CARDS,
     HANDS,
     REFILL,
@@ -56,6 +48,14 @@ from duelo.evaluation.card_duel import (
     hand_seen,
     resolution,
 )
+from duelo.envs.esgrima.duel import (
+    HAND_SIZE,
+    OBSERVATION_SPEC,
+    REPOSITION,
+    EsgrimaDuelRuleset,
+    EsgrimaDuelState,
+)
+from duelo.envs.esgrima.mechanics import Card
 
 COMMITS = CARDS + 1
 """A card, or `REPOSITIONED`."""

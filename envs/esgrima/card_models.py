@@ -1,7 +1,7 @@
 """The card duel's solved models as its system names them (`System.solved`): the
 optimal policy, `duelo solve` and `duelo exploit` for a duel whose hidden cards the
 exact solver does not walk. Each variant is solved under its own model
-(`duelo.evaluation.card_duel`, `duelo.evaluation.card_duel_symmetric`), the value
+(`duelo.envs.esgrima.card_duel`, `duelo.envs.esgrima.card_duel_symmetric`), the value
 checked by a Monte Carlo of the model's rules, and every policy played in the real duel.
 """
 
@@ -14,13 +14,13 @@ import numpy as np
 
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.runner import play_duel
-from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
-from duelo.evaluation.card_duel import CardDuelPolicy, EndlessDeckDuel, solve_card_duel
-from duelo.evaluation.card_duel_symmetric import (
+from duelo.envs.esgrima.card_duel import CardDuelPolicy, EndlessDeckDuel, solve_card_duel
+from duelo.envs.esgrima.card_duel_symmetric import (
     RedrawnHandsDuel,
     SymmetricDuelPolicy,
     solve_symmetric_duel,
 )
+from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
 from duelo.evaluation.solver import score_of_a
 
 Z99 = 2.5758293035489004
