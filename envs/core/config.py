@@ -13,15 +13,25 @@ import reprlib
 import stat
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 import yaml
 
 T = TypeVar("T")
+
+
+class Staged(Protocol):
+    """A scenario: it names the fighters it is played by."""
+
+    @property
+    def fighters(self) -> Sequence[str]: ...
+
+
+S = TypeVar("S", bound=Staged)
 
 
 class ConfigError(ValueError):
@@ -130,6 +140,21 @@ def load_entries(cls: type[T], path: Path) -> dict[str, T]:
     return entries
 
 
+def load_tables(
+    catalog: type[T], system: str, files: Mapping[str, str | Path | None]
+) -> tuple[T, dict[str, Path]]:
+    """A system's catalog: each field of the dataclass `catalog`, a `dict[str, Entry]`,
+    is the table of one YAML file (the one `files` gives under the field's name, else
+    the packaged `configs/<system>/<field>.yaml`), loaded as `Entry`s; also each table's
+    path, for the errors of the system's own cross-checks."""
+    hints = typing.get_type_hints(catalog)
+    paths = {
+        name: Path(files.get(name) or packaged_config(f"{system}/{name}.yaml")) for name in hints
+    }
+    tables = {name: load_entries(typing.get_args(hints[name])[1], paths[name]) for name in hints}
+    return catalog(**tables), paths
+
+
 def build(cls: type[T], values: Mapping[str, Any], where: str) -> T:
     """Build dataclass `cls` from `values`, checking keys and types.
 
@@ -234,6 +259,19 @@ def entry_of(value: Any, cls: type[T], lookup: Callable[[str], T], what: str) ->
     if isinstance(value, cls):
         return value
     raise ConfigError(f"{what} must be an id or a {cls.__name__}, not {shown(value)}")
+
+
+def fight_of(
+    scenario: Any,
+    fighters: Any,
+    scenarios: tuple[type[S], Callable[[str], S]],
+    characters: tuple[type[T], Callable[[str], T]],
+) -> tuple[S, tuple[T, T]]:
+    """What a ruleset is built for: the scenario (an id or the entry; `scenarios` is its
+    class and the catalog's lookup), and two fighters, the scenario's own unless given."""
+    chosen = entry_of(scenario, *scenarios, "scenario")
+    names = chosen.fighters if fighters is None else fighters
+    return chosen, pair_of(names, *characters, "fighters")
 
 
 def pair_of(value: Any, cls: type[T], lookup: Callable[[str], T], what: str) -> tuple[T, T]:

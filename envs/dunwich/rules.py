@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.config import entry_of, options_of, pair_of
+from duelo.envs.core.config import fight_of, options_of
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import seat_names
@@ -97,9 +97,12 @@ class DunwichRuleset:
         catalog: Catalog | None = None,
     ) -> None:
         self.catalog = catalog or load_catalog()
-        self.scenario = entry_of(scenario, Scenario, self.catalog.scenario, "scenario")
-        names = self.scenario.fighters if fighters is None else fighters
-        self.characters = pair_of(names, Character, self.catalog.character, "fighters")
+        self.scenario, self.characters = fight_of(
+            scenario,
+            fighters,
+            (Scenario, self.catalog.scenario),
+            (Character, self.catalog.character),
+        )
         for character in self.characters:
             check_arms(character, self.catalog.weapons, character.id)
         self.options = options_of(DunwichOptions, options, "dunwich options")

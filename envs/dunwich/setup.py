@@ -12,8 +12,7 @@ from pathlib import Path
 
 from duelo.envs.core.config import (
     known,
-    load_entries,
-    packaged_config,
+    load_tables,
     require,
     require_fighters,
     require_known,
@@ -163,19 +162,13 @@ def load_catalog(
     scenarios: str | Path | None = None,
 ) -> Catalog:
     """The packaged configs, or the given files, checked against each other."""
-    paths = {
-        "weapons": Path(weapons or packaged_config("dunwich/weapons.yaml")),
-        "characters": Path(characters or packaged_config("dunwich/characters.yaml")),
-        "scenarios": Path(scenarios or packaged_config("dunwich/scenarios.yaml")),
-    }
-    weapon_table = load_entries(Weapon, paths["weapons"])
-    require("unarmed" in weapon_table, str(paths["weapons"]), "the table must define 'unarmed'")
-    character_table = load_entries(Character, paths["characters"])
-    for key, character in character_table.items():
-        check_arms(character, weapon_table, f"{paths['characters']}: {key}")
-    scenario_table = load_entries(Scenario, paths["scenarios"])
-    require_fighters(scenario_table, character_table, paths["scenarios"])
-    return Catalog(weapon_table, character_table, scenario_table)
+    files = {"weapons": weapons, "characters": characters, "scenarios": scenarios}
+    catalog, paths = load_tables(Catalog, "dunwich", files)
+    require("unarmed" in catalog.weapons, str(paths["weapons"]), "the table must define 'unarmed'")
+    for key, character in catalog.characters.items():
+        check_arms(character, catalog.weapons, f"{paths['characters']}: {key}")
+    require_fighters(catalog.scenarios, catalog.characters, paths["scenarios"])
+    return catalog
 
 
 def check_arms(character: Character, weapons: dict[str, Weapon], where: str) -> None:

@@ -13,9 +13,9 @@ from typing import Literal
 
 from duelo.envs.core.config import (
     known,
-    load_entries,
-    packaged_config,
+    load_tables,
     require,
+    require_fighters,
     require_known,
     require_printable,
 )
@@ -233,25 +233,16 @@ def load_catalog(
     layouts: str | Path | None = None,
 ) -> Catalog:
     """Load and cross-check the three files; None takes the packaged default."""
-    paths = {
-        "weapons": Path(weapons or packaged_config("esgrima/weapons.yaml")),
-        "characters": Path(characters or packaged_config("esgrima/characters.yaml")),
-        "layouts": Path(layouts or packaged_config("esgrima/layouts.yaml")),
-    }
-    weapon_table = load_entries(Weapon, paths["weapons"])
-    character_table = load_entries(Character, paths["characters"])
-    for key, character in character_table.items():
+    files = {"weapons": weapons, "characters": characters, "layouts": layouts}
+    catalog, paths = load_tables(Catalog, "esgrima", files)
+    for key, character in catalog.characters.items():
         where = f"{paths['characters']}: {key}"
         for i, weapon_id in enumerate(character.weapons):
-            require_known(weapon_id, weapon_table, f"{where}.weapons[{i}]", "weapon")
+            require_known(weapon_id, catalog.weapons, f"{where}.weapons[{i}]", "weapon")
         require(
             character.mastered is None or character.mastered in character.weapons,
             f"{where}.mastered",
             f"{character.mastered!r} is not one of its weapons",
         )
-    layout_table = load_entries(Layout, paths["layouts"])
-    for key, layout in layout_table.items():
-        for i, fighter in enumerate(layout.fighters):
-            where = f"{paths['layouts']}: {key}.fighters[{i}]"
-            require_known(fighter, character_table, where, "character")
-    return Catalog(weapon_table, character_table, layout_table)
+    require_fighters(catalog.layouts, catalog.characters, paths["layouts"])
+    return catalog

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.config import entry_of, options_of, pair_of
+from duelo.envs.core.config import fight_of, options_of
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import SEATS, seat_names
@@ -83,9 +83,9 @@ class EsgrimaSkirmishRuleset:
         catalog: Catalog | None = None,
     ) -> None:
         self.catalog = catalog or load_catalog()
-        self.layout = entry_of(scenario, Layout, self.catalog.layout, "scenario")
-        names = self.layout.fighters if fighters is None else fighters
-        self.characters = pair_of(names, Character, self.catalog.character, "fighters")
+        self.layout, self.characters = fight_of(
+            scenario, fighters, (Layout, self.catalog.layout), (Character, self.catalog.character)
+        )
         self.options = options_of(EsgrimaOptions, options, "esgrima options")
         self.round_cap = self.options.round_cap
 

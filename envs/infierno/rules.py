@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.config import entry_of, options_of, pair_of, require_known
+from duelo.envs.core.config import fight_of, options_of, require_known
 from duelo.envs.core.dice import Dice, roll_until
 from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import SEATS, seat_names
@@ -159,9 +159,12 @@ class InfiernoRuleset:
         catalog: Catalog | None = None,
     ) -> None:
         self.catalog = catalog or load_catalog()
-        self.scenario = entry_of(scenario, Scenario, self.catalog.scenario, "scenario")
-        names = self.scenario.fighters if fighters is None else fighters
-        self.characters = pair_of(names, Character, self.catalog.character, "fighters")
+        self.scenario, self.characters = fight_of(
+            scenario,
+            fighters,
+            (Scenario, self.catalog.scenario),
+            (Character, self.catalog.character),
+        )
         for character in self.characters:
             for i, weapon_id in enumerate(character.weapons):
                 where = f"{character.id}.weapons[{i}]"

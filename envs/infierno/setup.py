@@ -14,8 +14,7 @@ from typing import Literal
 
 from duelo.envs.core.config import (
     known,
-    load_entries,
-    packaged_config,
+    load_tables,
     require,
     require_fighters,
     require_known,
@@ -289,23 +288,18 @@ def load_catalog(
     scenarios: str | Path | None = None,
 ) -> Catalog:
     """Load and cross-check the three files; None takes the packaged default."""
-    paths = {
-        "weapons": Path(weapons or packaged_config("infierno/weapons.yaml")),
-        "characters": Path(characters or packaged_config("infierno/characters.yaml")),
-        "scenarios": Path(scenarios or packaged_config("infierno/scenarios.yaml")),
-    }
-    weapon_table: dict[str, Weapon] = load_entries(Weapon, paths["weapons"])
+    files = {"weapons": weapons, "characters": characters, "scenarios": scenarios}
+    catalog, paths = load_tables(Catalog, "infierno", files)
+    weapon_table = catalog.weapons
     require("fists" in weapon_table, str(paths["weapons"]), "the table must define 'fists'")
     for weapon in weapon_table.values():
         if weapon.melee_profile is not None:
             where = f"{paths['weapons']}: {weapon.id}.melee_profile"
             require_known(weapon.melee_profile, weapon_table, where, "weapon")
-    character_table: dict[str, Character] = load_entries(Character, paths["characters"])
-    for character in character_table.values():
+    for character in catalog.characters.values():
         for i, weapon_id in enumerate(character.weapons):
             where = f"{paths['characters']}: {character.id}.weapons[{i}]"
             require_known(weapon_id, weapon_table, where, "weapon")
             require(weapon_table[weapon_id].drawable, where, f"{weapon_id!r} cannot be carried")
-    scenario_table: dict[str, Scenario] = load_entries(Scenario, paths["scenarios"])
-    require_fighters(scenario_table, character_table, paths["scenarios"])
-    return Catalog(weapon_table, character_table, scenario_table)
+    require_fighters(catalog.scenarios, catalog.characters, paths["scenarios"])
+    return catalog

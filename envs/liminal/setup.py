@@ -13,8 +13,7 @@ from typing import Literal
 
 from duelo.envs.core.config import (
     known,
-    load_entries,
-    packaged_config,
+    load_tables,
     require,
     require_fighters,
     require_known,
@@ -199,18 +198,13 @@ def load_catalog(
     scenarios: str | Path | None = None,
 ) -> Catalog:
     """The packaged configs, or the given files, checked against each other."""
-    paths = {
-        "weapons": Path(weapons or packaged_config("liminal/weapons.yaml")),
-        "characters": Path(characters or packaged_config("liminal/characters.yaml")),
-        "scenarios": Path(scenarios or packaged_config("liminal/scenarios.yaml")),
-    }
-    weapon_table = load_entries(Weapon, paths["weapons"])
+    files = {"weapons": weapons, "characters": characters, "scenarios": scenarios}
+    catalog, paths = load_tables(Catalog, "liminal", files)
+    weapon_table = catalog.weapons
     require("unarmed" in weapon_table, str(paths["weapons"]), "the table must define 'unarmed'")
-    character_table = load_entries(Character, paths["characters"])
-    for key, character in character_table.items():
+    for key, character in catalog.characters.items():
         for i, weapon_id in enumerate(character.weapons):
             where = f"{paths['characters']}: {key}.weapons[{i}]"
             require_known(weapon_id, weapon_table, where, "weapon")
-    scenario_table = load_entries(Scenario, paths["scenarios"])
-    require_fighters(scenario_table, character_table, paths["scenarios"])
-    return Catalog(weapon_table, character_table, scenario_table)
+    require_fighters(catalog.scenarios, catalog.characters, paths["scenarios"])
+    return catalog

@@ -13,8 +13,7 @@ from typing import Literal
 
 from duelo.envs.core.config import (
     known,
-    load_entries,
-    packaged_config,
+    load_tables,
     require,
     require_fighters,
     require_known,
@@ -237,21 +236,13 @@ def load_catalog(
     scenarios: str | Path | None = None,
 ) -> Catalog:
     """The packaged configs, or the given files, checked against each other."""
-    paths = {
-        "weapons": Path(weapons or packaged_config("vampiro/weapons.yaml")),
-        "armour": Path(armour or packaged_config("vampiro/armour.yaml")),
-        "characters": Path(characters or packaged_config("vampiro/characters.yaml")),
-        "scenarios": Path(scenarios or packaged_config("vampiro/scenarios.yaml")),
-    }
-    weapon_table = load_entries(Weapon, paths["weapons"])
-    require("fists" in weapon_table, str(paths["weapons"]), "the table must define 'fists'")
-    armour_table = load_entries(Armour, paths["armour"])
-    require("none" in armour_table, str(paths["armour"]), "the table must define 'none'")
-    character_table = load_entries(Character, paths["characters"])
-    for key, character in character_table.items():
+    files = {"weapons": weapons, "armour": armour, "characters": characters}
+    catalog, paths = load_tables(Catalog, "vampiro", {**files, "scenarios": scenarios})
+    require("fists" in catalog.weapons, str(paths["weapons"]), "the table must define 'fists'")
+    require("none" in catalog.armour, str(paths["armour"]), "the table must define 'none'")
+    for key, character in catalog.characters.items():
         where = f"{paths['characters']}: {key}"
-        require_known(character.weapon, weapon_table, f"{where}.weapon", "weapon")
-        require_known(character.armour, armour_table, f"{where}.armour", "armour")
-    scenario_table = load_entries(Scenario, paths["scenarios"])
-    require_fighters(scenario_table, character_table, paths["scenarios"])
-    return Catalog(weapon_table, armour_table, character_table, scenario_table)
+        require_known(character.weapon, catalog.weapons, f"{where}.weapon", "weapon")
+        require_known(character.armour, catalog.armour, f"{where}.armour", "armour")
+    require_fighters(catalog.scenarios, catalog.characters, paths["scenarios"])
+    return catalog
