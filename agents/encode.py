@@ -23,7 +23,7 @@ def entries(system: str) -> list[dict[str, Any]]:
     """Every entry of `system`'s flat observation, in order: its index, its name
     (`key` or `key[field]`), its key, its bounds and its key's meaning."""
     spec = system_of(system).ruleset.observation_spec
-    rows = []
+    rows: list[dict[str, Any]] = []
     names = iter(spec.field_names())
     for key in spec.keys:
         for _ in range(key.size):

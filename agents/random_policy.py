@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 
@@ -13,7 +15,7 @@ class RandomPolicy:
 
     def act(
         self,
-        observation: dict[str, np.ndarray],
+        observation: Mapping[str, np.ndarray],
         action_mask: np.ndarray,
         rng: np.random.Generator,
     ) -> int:
@@ -23,7 +25,7 @@ class RandomPolicy:
         return int(legal[rng.integers(legal.size)])
 
     def action_distribution(
-        self, observation: dict[str, np.ndarray], action_mask: np.ndarray
+        self, observation: Mapping[str, np.ndarray], action_mask: np.ndarray
     ) -> np.ndarray:
         """The chance of each action (what the exact solver reads instead of sampling)."""
         legal = np.asarray(action_mask, dtype=bool)

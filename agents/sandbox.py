@@ -30,6 +30,7 @@ its state back): a sandboxed policy plays exactly as it would in process.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import queue
@@ -100,9 +101,9 @@ def isolation(hidden: Sequence[str | Path] = ()) -> list[str]:
     for folder in _code_folders():  # where the policy's code may lie, if under /tmp
         if folder.is_relative_to("/tmp"):
             command += ["--ro-bind", str(folder), str(folder)]
-    for folder in hidden:
-        if Path(folder).is_dir():
-            command += ["--tmpfs", str(Path(folder).resolve())]
+    for hide in hidden:
+        if Path(hide).is_dir():
+            command += ["--tmpfs", str(Path(hide).resolve())]
     command += ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     command += ["--chdir", os.getcwd(), "--clearenv", "--setenv", "HOME", "/tmp"]
     for name in KEPT_ENVIRONMENT:
@@ -289,7 +290,7 @@ def _read_lines(child: subprocess.Popen[bytes], lines: queue.Queue[bytes | None]
 def _pass_on_prints(child: subprocess.Popen[bytes], name: str) -> None:
     """The child's stderr to ours, at most `MAX_STDERR` bytes of it; the rest is read and
     dropped (a child blocked on a full pipe would look like a hung move)."""
-    assert child.stderr is not None  # opened with PIPE
+    assert isinstance(child.stderr, io.BufferedReader)  # opened with PIPE, buffered
     left = MAX_STDERR
     out: IO[bytes] | None = getattr(sys.stderr, "buffer", None)
     with child.stderr:

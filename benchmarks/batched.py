@@ -107,6 +107,7 @@ def training_share(env_id: str, steps: int) -> dict[str, float] | None:
         from sb3_contrib import MaskablePPO
     except ImportError:
         return None
+    from duelo.envs.core.duel_env import DuelEnv
     from duelo.registration import make_env
     from duelo.training.fast_vec_env import FastVecEnv
 
@@ -136,7 +137,9 @@ def training_share(env_id: str, steps: int) -> dict[str, float] | None:
 
     system = gym.spec(env_id).kwargs["system"]
     fixed = gym.spec(env_id).kwargs.get("fixed_options")
-    venv = Timed(make_env(system, fixed_options=fixed, flat_observation=True), 8)
+    duel = make_env(system, fixed_options=fixed, flat_observation=True)
+    assert isinstance(duel, DuelEnv)  # the python engine's: the scalar env itself
+    venv = Timed(duel, 8)
     model = MaskablePPO("MlpPolicy", venv, n_steps=256, batch_size=512, n_epochs=4, seed=0)
     started = time.perf_counter()
     model.learn(steps)

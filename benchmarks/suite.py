@@ -42,6 +42,7 @@ from duelo.benchmarks.batched import render as render_batched
 from duelo.benchmarks.serve import render as render_serve
 from duelo.benchmarks.serve import serve_latency
 from duelo.envs.core.dice import GeneratorDice
+from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.spaces import flat_space
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.duels import run_job
@@ -66,13 +67,13 @@ def meets(figure: str, value: float) -> bool:
     return {"<=": value <= bound, ">=": value >= bound, "<": value < bound}[relation]
 
 
-def seconds_per_call(run: Callable[[int], None], calls: int) -> float:
+def seconds_per_call(run: Callable[[int], object], calls: int) -> float:
     started = time.perf_counter()
     run(calls)
     return (time.perf_counter() - started) / calls
 
 
-def median_per_call(run: Callable[[int], None], calls: int, repeats: int) -> float:
+def median_per_call(run: Callable[[int], object], calls: int, repeats: int) -> float:
     """Median over `repeats` of the mean seconds per call of `run(calls)`."""
     return statistics.median(seconds_per_call(run, calls) for _ in range(repeats))
 
@@ -231,7 +232,9 @@ def training_frames_per_second(env_id: str, steps: int) -> dict[str, float] | No
 
         def action_masks(self) -> np.ndarray:
             started = time.perf_counter()
-            mask = self.env.unwrapped.action_masks()
+            duel = self.env.unwrapped
+            assert isinstance(duel, DuelEnv)  # a duelo id, made by gym.make
+            mask = duel.action_masks()
             env_seconds[0] += time.perf_counter() - started
             return mask
 

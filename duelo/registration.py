@@ -14,6 +14,7 @@ import gymnasium as gym
 
 from duelo.agents.encode import entries
 from duelo.agents.registry import make_policy, policy_names
+from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.system import System
 from duelo.envs.fast import ENGINES
@@ -82,6 +83,7 @@ def make_vector_env(
             "vectorization_mode='sync' steps scalar envs"
         )
     env = make_env(system, **kwargs)
+    assert isinstance(env, DuelEnv)  # the python engine's: the scalar env itself
     return DuelVectorEnv(env, num_envs, autoreset_mode, max_episode_steps)
 
 

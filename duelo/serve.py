@@ -238,13 +238,13 @@ def create_app(
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
         ruleset = SYSTEMS[system].ruleset(**variant)
-        policies = tuple(
+        a, b = (
             loaded[name.removeprefix("brain:")]
             if name.startswith("brain:")
             else make_policy(name, system)
             for name in (request.a, request.b)
         )
-        result = play_duel(ruleset, policies, request.seed, MOVE_TIME_LIMIT)  # type: ignore[arg-type]
+        result = play_duel(ruleset, (a, b), request.seed, MOVE_TIME_LIMIT)
         outcome = result.outcome
         return DuelResponse(
             winner="draw" if outcome.winner is None else "ab"[outcome.winner],

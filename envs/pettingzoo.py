@@ -104,7 +104,7 @@ class DuelAEC(AECEnv):
         number = action_number(action)  # 2.7 or "3" is an error, as in the Gymnasium env
         check_legal(self.ruleset, self.state, seat, number, self._mask(seat))
         if not self._unplayed:
-            self.ruleset.apply(self.state, seat, number, self.dice)  # type: ignore[arg-type]
+            self.ruleset.apply(self.state, seat, number, self.dice)
         outcome = self.state.result
         if outcome is None:
             self.agent_selection = AGENTS[self.ruleset.to_act(self.state)]

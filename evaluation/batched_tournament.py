@@ -57,7 +57,7 @@ def _rules(system_name: str, variant_json: str) -> np.ndarray:
     """The compiled rules of a setup, once per worker (building them reads the ruleset's
     tables)."""
     module = compiled_module(system_name)
-    return module.rules_of(worker_ruleset(system_name, variant_json))  # type: ignore[no-any-return]
+    return module.rules_of(worker_ruleset(system_name, variant_json))
 
 
 @dataclass
@@ -126,8 +126,8 @@ class _Batch:
         """The actions side `key` chooses in `rows`; a row whose policy faults forfeits."""
         side = self.sides[key]
         if side.shared is not None and (actions := self._batch_call(side.shared, rows)) is not None:
-            for k in np.flatnonzero(~self.masks[rows, actions]):
-                self._forfeit(rows[k], f"chose illegal action {actions[k]}")
+            for bad in np.flatnonzero(~self.masks[rows, actions]):
+                self._forfeit(rows[bad], f"chose illegal action {actions[bad]}")
             return actions
         actions = np.zeros(rows.size, np.int64)
         for k, row in enumerate(rows):

@@ -182,9 +182,9 @@ def enumerate_duel(
                         )
                     edge = (target(child), crosses)
                     merged[edge] = merged.get(edge, 0.0) + float(p)
-                for (to, crosses), p in merged.items():
+                for (to, crosses), chance in merged.items():
                     edge_target.append(to)
-                    edge_probability.append(p)
+                    edge_probability.append(chance)
                     edge_crosses.append(crosses)
                 row_action.append(action)
                 edge_start.append(len(edge_target))
@@ -249,6 +249,7 @@ def _since(began: float) -> float:
 def _collect_frozen(value: Any, found: dict[int, Any]) -> None:
     """The frozen dataclasses (scenario, stat blocks, weapons) reachable from `value`."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        # dataclasses keep `frozen` in params with no public, typed accessor
         if type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
             found[id(value)] = value
             return
@@ -365,9 +366,9 @@ def solve(graph: Graph, plans: tuple[Plan, Plan] = (None, None)) -> Solution:
     for round_ in range(cap, 0, -1):
         here, then = _extended(values[round_]), _next_round(values, round_, cap)
         row_weight = np.zeros(len(g.row_action))
-        for seat in (0, 1):
-            if weights[seat] is not None:
-                weights[seat].fill(row_weight, round_)
+        for weight in weights:
+            if weight is not None:
+                weight.fill(row_weight, round_)
         for level in levels:
             level.evaluate(g, here, then, row_weight)
         values[round_] = here[:n]
@@ -425,7 +426,7 @@ def _levels(g: Graph) -> list[_Level]:
     within = (~g.edge_crosses) & (g.edge_target >= 0)
     source, sink = row_state[edge_row[within]], g.edge_target[within]
     waiting = np.bincount(source, minlength=n)  # successors within the round not yet levelled
-    predecessors = [[] for _ in range(n)]
+    predecessors: list[list[int]] = [[] for _ in range(n)]
     for s, t in zip(source.tolist(), sink.tolist(), strict=True):
         predecessors[t].append(s)
     height = np.full(n, -1)

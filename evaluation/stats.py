@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -78,7 +78,7 @@ def elo(strengths: np.ndarray, anchor: int, anchor_rating: float = 1000.0) -> np
 
 
 def bootstrap_elo(
-    pair_scores: dict[tuple[int, int], Sequence[float]],
+    pair_scores: Mapping[tuple[int, int], Sequence[float]],
     players: int,
     anchor: int,
     rng: np.random.Generator,

@@ -32,6 +32,7 @@ import multiprocessing
 import os
 import secrets
 import signal
+import sys
 import warnings
 import zlib
 from collections.abc import Callable, Iterator
@@ -39,16 +40,12 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
-from typing import Any, TextIO
+from types import ModuleType
+from typing import Any, Literal, TextIO
 
 import numpy as np
 
 from duelo.agents.registry import check_policy, is_imported
-
-try:
-    import fcntl
-except ImportError:  # Windows: no advisory locks; a second writer is not detected there
-    fcntl = None
 from duelo.envs.core import bounded_json
 from duelo.envs.core.referee import summary
 from duelo.envs.fast import ENGINES
@@ -56,6 +53,8 @@ from duelo.envs.systems import batched_systems, system
 from duelo.evaluation.duels import DuelJob, run_job
 from duelo.evaluation.workers import chunk_size, play_jobs
 
+fcntl: ModuleType | None = None if sys.platform == "win32" else importlib.import_module("fcntl")
+"""Advisory locks; Windows has none, so a second writer is not detected there."""
 RESULTS_FILE = "results.jsonl"
 SPEC_FILE = "tournament.json"
 SECRET_FILE = ".root-seed"
@@ -134,8 +133,10 @@ def _laid_over(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
     merged = dict(base)
     for key, value in top.items():
         below = merged.get(key)
-        both = isinstance(below, dict) and isinstance(value, dict)
-        merged[key] = _laid_over(below, value) if both else value  # type: ignore[arg-type]
+        if isinstance(below, dict) and isinstance(value, dict):
+            merged[key] = _laid_over(below, value)
+        else:
+            merged[key] = value
     return merged
 
 
@@ -315,7 +316,7 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     that is not bounded JSON (`bounded_json`) is a ValueError naming the file and line."""
     if not path.exists():
         return []
-    records = []
+    records: list[dict[str, Any]] = []
     keep = 0
     with path.open("rb") as stream:
         for line in stream:
@@ -414,7 +415,7 @@ def _same_tournament(spec: TournamentSpec, spec_path: Path) -> bool:
     return bool(saved == ours)
 
 
-def _locked(path: Path, mode: str) -> TextIO:
+def _locked(path: Path, mode: Literal["a", "x"]) -> TextIO:
     """`path` opened for appending and locked: a second run writing one folder is refused
     (the lock goes with the process, so a killed run leaves none behind)."""
     stream = path.open(mode, encoding="utf-8")

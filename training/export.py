@@ -138,7 +138,7 @@ def write_brain(
     arrays.update(policy_arrays(policy_state, source))
     staging = _staging(out)
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    np.savez(staging / WEIGHTS, **arrays)
+    np.savez(staging / WEIGHTS, allow_pickle=False, **arrays)
     return _publish(staging, out, source)
 
 

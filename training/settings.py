@@ -139,12 +139,12 @@ class TrainSettings:
             "promote_score": (0.0, 1.0, True),
             "snapshot_share": (0.0, 1.0, True),
         }
-        for name, (low, high, low_allowed) in bounds.items():
+        for name, (floor, ceiling, floor_allowed) in bounds.items():
             value = getattr(self, name)
-            above = value >= low if low_allowed else value > low
-            if not (math.isfinite(value) and above and value <= high):
-                bracket = "[" if low_allowed else "("
-                raise ValueError(f"{name} {value} must lie in {bracket}{low}, {high}]")
+            above = value >= floor if floor_allowed else value > floor
+            if not (math.isfinite(value) and above and value <= ceiling):
+                bracket = "[" if floor_allowed else "("
+                raise ValueError(f"{name} {value} must lie in {bracket}{floor}, {ceiling}]")
         if not 1 <= len(self.net_arch) <= MAX_LAYERS or not all(
             1 <= w <= MAX_WIDTH for w in self.net_arch
         ):

@@ -25,6 +25,7 @@ from stable_baselines3 import PPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import configure
 from stable_baselines3.common.monitor import Monitor
+from stable_baselines3.common.running_mean_std import RunningMeanStd
 from stable_baselines3.common.utils import set_random_seed
 from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 
@@ -32,6 +33,7 @@ import duelo  # noqa: F401  (registers the env ids)
 from duelo.agents.brain import load_brain
 from duelo.agents.registry import make_policy
 from duelo.envs.core import bounded_json
+from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import summary
 from duelo.envs.fast import ENGINES
@@ -89,6 +91,13 @@ class OpponentPool:
             self.snapshot_names.pop(0)
 
 
+def _normaliser(venv: VecNormalize) -> RunningMeanStd:
+    """The observations' running mean and variance: one, the observation being flat."""
+    rms = venv.obs_rms
+    assert isinstance(rms, RunningMeanStd)  # a dict of them only for Dict observations
+    return rms
+
+
 class PoolOpponent(gym.Wrapper):
     """Draws the opponent from the pool before each duel."""
 
@@ -97,7 +106,9 @@ class PoolOpponent(gym.Wrapper):
         self.pool = pool
 
     def reset(self, **kwargs: Any) -> Any:
-        self.env.unwrapped.opponent = self.pool.sample()
+        duel = self.env.unwrapped
+        assert isinstance(duel, DuelEnv)  # a duelo id, made by gym.make
+        duel.opponent = self.pool.sample()
         return self.env.reset(**kwargs)
 
 
@@ -149,7 +160,9 @@ def make_venv(settings: TrainSettings, pool: OpponentPool, engine: str) -> Any:
         illegal_action="raise" if settings.algo == "maskable_ppo" else "penalize",
         **settings.variants[0],
     )
-    return FastVecEnv(env.unwrapped, settings.n_envs)
+    duel = env.unwrapped
+    assert isinstance(duel, DuelEnv)  # a duelo id, made by gym.make
+    return FastVecEnv(duel, settings.n_envs)
 
 
 def model_class(settings: TrainSettings) -> Any:
@@ -231,7 +244,7 @@ class TrainingLoop(BaseCallback):
 
     def export(self, out: Path, evaluation: dict[str, Any]) -> Path:
         """The learner as it is now, as a brain folder."""
-        rms = self.venv.obs_rms
+        rms = _normaliser(self.venv)
         state = self.model.policy.state_dict()
         return write_brain(out, state, rms.mean, rms.var, self.settings, evaluation, name=out.name)
 
@@ -285,7 +298,7 @@ class TrainingLoop(BaseCallback):
             shutil.rmtree(fresh)
         fresh.mkdir()
         self.model.save(fresh / Path(CHECKPOINT).name)
-        rms = self.venv.obs_rms
+        rms = _normaliser(self.venv)
         with (fresh / Path(NORMALIZER).name).open("wb") as stream:
             np.savez(stream, mean=rms.mean, var=rms.var, count=np.array(rms.count))
         (fresh / Path(STATE).name).write_text(json.dumps(self.state, indent=2), encoding="utf-8")
@@ -343,9 +356,9 @@ def train(settings: TrainSettings, run: Path, resume: bool = False, engine: str 
     )
     venv.seed(settings.seed + state["timesteps"])
     if resume:
-        saved = read_normalizer(run)
-        venv.obs_rms.mean, venv.obs_rms.var = saved["mean"], saved["var"]
-        venv.obs_rms.count = float(saved["count"])
+        normaliser, stored = _normaliser(venv), read_normalizer(run)
+        normaliser.mean, normaliser.var = stored["mean"], stored["var"]
+        normaliser.count = float(stored["count"])
 
     # --- model ---
     algo = model_class(settings)

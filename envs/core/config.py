@@ -163,7 +163,9 @@ def build(cls: type[T], values: Mapping[str, Any], where: str) -> T:
     """
     if not isinstance(values, Mapping):
         raise ConfigError(f"{where}: expected a mapping of keys, got {shown(values)}")
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{where}: {cls!r} is not a dataclass")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
     hints = typing.get_type_hints(cls)
     unknown = sorted(set(values) - set(fields))
     if unknown:
@@ -249,7 +251,7 @@ def options_of(cls: type[T], values: T | Mapping[str, Any] | None, what: str) ->
     kwargs, a config's `options`), checked like a config file; `what` prefixes errors."""
     if isinstance(values, cls):
         return values
-    return build(cls, values or {}, what)
+    return build(cls, typing.cast(Mapping[str, Any] | None, values) or {}, what)
 
 
 def entry_of(value: Any, cls: type[T], lookup: Callable[[str], T], what: str) -> T:

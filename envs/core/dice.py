@@ -128,7 +128,7 @@ def roll_until(
     """
     own = getattr(dice, "roll_until", None)
     if own is not None:
-        return own(sides, purposes, accept)  # type: ignore[no-any-return]
+        return own(sides, purposes, accept)
     while True:
         faces = tuple(dice.roll(n, purpose) for n, purpose in zip(sides, purposes, strict=True))
         if accept(faces):

@@ -164,7 +164,7 @@ class DuelEnv(gym.Env):
         self._illegal_streak = 0
         self.flat_observation = flat_observation
         self.render_mode = render_mode
-        self.action_space = gym.spaces.Discrete(len(ruleset.actions))
+        self.action_space: gym.spaces.Discrete = gym.spaces.Discrete(len(ruleset.actions))
         self.observation_spec = ruleset.observation_spec
         self.observation_space = (
             flat_space(self.observation_spec)
@@ -180,7 +180,7 @@ class DuelEnv(gym.Env):
         self.result: Outcome | None = None
         self._mask: np.ndarray | None = None
         """The learner's mask in the current state (cleared whenever the state moves)."""
-        self._process_opponent = isinstance(opponent, ProcessPolicy)
+        self._process = opponent if isinstance(opponent, ProcessPolicy) else None
         """A sandboxed opponent: a fresh process each episode, stopped by `close`."""
 
     # --- Gymnasium API ---------------------------------------------------------
@@ -198,9 +198,10 @@ class DuelEnv(gym.Env):
             self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
         )
         self._illegal_streak = 0
-        if self._process_opponent:
-            self.opponent.new_duel()
+        if self._process is not None:
+            self._process.new_duel()
         self._mask = None
+        assert self.dice is not None  # made above on the first reset
         self.state = self.ruleset.new_duel(self.dice)
         self._play_opponent()
         self.result = None  # a duel over already waits for TAKE_RESULT (`_unplayed`)
@@ -231,6 +232,7 @@ class DuelEnv(gym.Env):
         self._illegal_streak = 0
         self._mask = None
         if not self._unplayed:
+            assert self.dice is not None  # reset made them
             self.ruleset.apply(self.state, self.seat, action, self.dice)
             self._play_opponent()
         self.result = self.state.result
@@ -240,8 +242,8 @@ class DuelEnv(gym.Env):
         return self._observation(), reward, terminated, truncated, self._info()
 
     def close(self) -> None:
-        if self._process_opponent:
-            self.opponent.close()
+        if self._process is not None:
+            self._process.close()
         super().close()
 
     def render(self) -> str | None:
@@ -269,16 +271,18 @@ class DuelEnv(gym.Env):
     def _play_opponent(self) -> None:
         """Let the opponent decide until the learner must act or the duel ends."""
         ruleset, state, opponent_seat = self.ruleset, self.state, 1 - self.seat
+        dice, rng = self.dice, self._opponent_rng
+        assert dice is not None and rng is not None  # reset made them
         while ruleset.to_act(state) == opponent_seat:
             mask = ruleset.legal_actions(state, opponent_seat)
             observation = self.observation_spec.view(ruleset.observe(state, opponent_seat))
             try:
-                action = ask(self.opponent, observation, mask, self._opponent_rng)
+                action = ask(self.opponent, observation, mask, rng)
             except PolicyFault as fault:
                 reason = f"the opponent {self.opponent.name!r} forfeits: its policy {fault}"
                 state.finish(Outcome(self.seat, summary(reason)))
                 return
-            ruleset.apply(state, opponent_seat, action, self.dice)
+            ruleset.apply(state, opponent_seat, action, dice)
 
     def _observation(self) -> Any:
         flat = self.ruleset.observe(self.state, self.seat)

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import Any, ClassVar, NamedTuple, Self, TypeVar
 
 from duelo.envs.core.config import shown
+
+T = TypeVar("T")
 
 
 class Event(NamedTuple):
@@ -119,7 +121,7 @@ class DuelRecord:
     def clone(self) -> Self:
         """A deep copy for searching ahead, several times faster than `copy.deepcopy`: it
         shares only what cannot change (numbers, strings, enums, frozen dataclasses)."""
-        return _clone(self)  # type: ignore[no-any-return]
+        return _clone(self)
 
     def aftermath(self) -> dict[str, Any]:
         """What a finished fight leaves besides its result, for `info` and never for the
@@ -139,7 +141,13 @@ class DuelRecord:
         return True
 
 
-@cache
+def _by_class(function: Callable[[type], T]) -> Callable[[type], T]:
+    """`functools.cache` for a function of a class (typed so: mypy checks a class passed
+    to the cache's wrapper against its instances' `__hash__`, which a dataclass drops)."""
+    return cache(function)
+
+
+@_by_class
 def _fields(cls: type) -> tuple[str, ...]:
     """The fields a key holds: all of them, but a duel's narration, round and result."""
     left_out = _NOT_KEYED if issubclass(cls, DuelRecord) else frozenset()
@@ -150,7 +158,7 @@ _NOT_KEYED = frozenset({"round", "log", "result"})
 _ATOM, _LIST, _TUPLE, _SET, _DICT, _RECORD, _FROZEN, _OTHER = range(8)
 
 
-@cache
+@_by_class
 def _kind(cls: type) -> int:
     """How `_key` and `_clone` treat a value of this type."""
     if issubclass(cls, int | float | str | Enum) or cls is type(None):
@@ -159,6 +167,7 @@ def _kind(cls: type) -> int:
     if cls in kinds:
         return kinds[cls]
     if dataclasses.is_dataclass(cls):
+        # dataclasses keep `frozen` in params with no public, typed accessor
         return _FROZEN if cls.__dataclass_params__.frozen else _RECORD  # type: ignore[attr-defined]
     return _OTHER
 

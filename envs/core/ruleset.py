@@ -44,13 +44,17 @@ class Ruleset(Protocol, Generic[StateT]):
     """Short id, e.g. "infierno"."""
     version: int
     """Bumped whenever the rules' behaviour changes (it is the env id's -vN)."""
-    actions: type[IntEnum]
     observation_spec: ObservationSpec
     round_cap: int
     """Rounds after which a duel is truncated as a draw (`DuelRecord.start_round`)."""
     perfect_information: bool
     """Each seat sees all of the state that its future depends on, so the exact solver
     applies (`duelo.evaluation.solver`); False where cards, plans or declarations are hidden."""
+
+    @property
+    def actions(self) -> type[IntEnum]:
+        """The system's `Action` enum (read-only here, so a ruleset's own enum fits)."""
+        ...
 
     def new_duel(self, dice: Dice) -> StateT:
         """Set up a duel, rolling whatever the rules roll before the first decision."""
@@ -89,7 +93,7 @@ def check_legal(
         mask = ruleset.legal_actions(state, seat)
     if not (0 <= action < len(mask)) or not mask[action]:
         name = ruleset.actions(action).name if 0 <= action < len(mask) else str(action)
-        legal = ", ".join(ruleset.actions(i).name for i in np.flatnonzero(mask))
+        legal = ", ".join(ruleset.actions(int(i)).name for i in np.flatnonzero(mask))
         raise IllegalActionError(
             f"{ruleset.system}: action {action} ({name}) is illegal for seat {seat} now; "
             f"legal actions: {legal}"

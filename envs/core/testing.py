@@ -311,7 +311,7 @@ def playthrough(
         mask = ruleset.legal_actions(state, seat)
         flat = ruleset.observe(state, seat)
         lines.append(f"decision {decision}: seat {seat}")
-        lines.append("  legal " + " ".join(actions(i).name for i in np.flatnonzero(mask)))
+        lines.append("  legal " + " ".join(actions(int(i)).name for i in np.flatnonzero(mask)))
         for key in spec.keys:
             values = flat[spec.slice_of(key.name)].tolist()
             names = key.fields or (key.name,)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 
 from duelo.envs.core.dice import Dice
 
@@ -99,7 +99,7 @@ def knockout(dice: int) -> Distribution:
     one: Distribution = {}
     for face in FACES:
         for again in FACES:
-            _, marks = knockout_marks([face], lambda again=again: again)
+            _, marks = knockout_marks([face], partial(int, again))  # the reroll shows `again`
             one[marks] = one.get(marks, Fraction(0)) + SIXTH * SIXTH
     out: Distribution = {0: Fraction(1)}
     for _ in range(dice):

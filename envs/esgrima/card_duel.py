@@ -186,9 +186,10 @@ def _effect(
         return [hurt(2)]
     if card in (Card.TRETA, Card.FINTA):
         return [hurt(1)] if foco == winner else [(Fraction(1), None, winner, cells.index[cell])]
-    healed = list(cell)  # Insulto: 1 PG back, then Foco rolled for again
-    healed[2 * winner] = min(cells.seats[winner].pg_max, healed[2 * winner] + 1)
-    at = cells.index[tuple(healed)]  # type: ignore[index]
+    pg = min(cells.seats[winner].pg_max, cell[2 * winner] + 1)  # Insulto: 1 PG back
+    pg_a, other_a, pg_b, other_b = cell
+    healed: Cell = (pg, other_a, pg_b, other_b) if winner == 0 else (pg_a, other_a, pg, other_b)
+    at = cells.index[healed]  # then Foco is rolled for again
     return [(rules.refoco, None, 0, at), (1 - rules.refoco, None, 1, at)]
 
 
@@ -206,9 +207,10 @@ class ExchangeRules:
     @classmethod
     def of(cls, ruleset: EsgrimaDuelRuleset) -> ExchangeRules:
         faithful = ruleset.options.duel_variant == "faithful"
+        first, second = ruleset.characters
         return cls(
             faithful,
-            tuple((c.melee_rating, c.defensa) for c in ruleset.characters),  # type: ignore[arg-type]
+            ((first.melee_rating, first.defensa), (second.melee_rating, second.defensa)),
             ruleset.options.duel_end == "first_blood",
             # faithful: the PJ's 2d6 against 7.5; symmetric: two 2d6, ties rolled off (even)
             PJ_FOCO if faithful else Fraction(1, 2),
@@ -238,7 +240,7 @@ def resolution(cells: Bodies, cards: Commits, foco: int, rules: ExchangeRules) -
         rating if card is not None else defense
         for card, (rating, defense) in zip(cards, rules.ratings, strict=True)
     )
-    chances = effect_chances(cards, tested, foco, rules.faithful)  # type: ignore[arg-type]
+    chances = effect_chances(cards, tested, foco, rules.faithful)
     rows: list[list[Step]] = []
     for cell in cells.index:
         row: list[Step] = []

@@ -143,9 +143,9 @@ class EsgrimaSkirmishRuleset:
         visible = not them.hidden  # seed: no attack may target a hidden combatant
         in_reach = weapon is not None and reach(weapon, distance) is not None
         ranged_ready = (
-            weapon is not None
-            and not weapon.melee
-            and (held.loaded or not self._needs_loading(weapon))
+            held is not None
+            and not held.weapon.melee
+            and (held.loaded or not self._needs_loading(held.weapon))
         )
         toward = me.zone + (1 if them.zone > me.zone else -1)
         away = self._away_zone(state, seat)
@@ -159,12 +159,12 @@ class EsgrimaSkirmishRuleset:
             and 0 <= other_side < zones
             and _open(state, me.zone, them.zone)
             and _open(state, them.zone, other_side),
-            visible and in_reach and weapon.melee,  # MELEE_ATTACK
+            visible and in_reach and held is not None and held.weapon.melee,  # MELEE_ATTACK
             visible and ranged_ready and in_reach,  # SHOT
             visible and weapon is not None and weapon.cls == _LIGHT_MELEE,  # THROW_WEAPON
             me.body.armour != _HEAVY or me.character.shield,  # EVADE
             self._next_weapon(me) is not None,  # DRAW_WEAPON
-            held is not None and self._needs_loading(weapon) and not held.loaded,  # RELOAD
+            held is not None and self._needs_loading(held.weapon) and not held.loaded,  # RELOAD
             True,  # FOCALIZAR
             them.hidden and near,  # LOCATE
             ranged_ready and in_reach,  # SUPPRESSIVE_FIRE
@@ -435,8 +435,10 @@ class EsgrimaSkirmishRuleset:
             me.evading = True
             state.say(seat, "{} gets ready to evade", me.name)
         elif action == SkirmishAction.DRAW_WEAPON:
-            me.in_hand = self._next_weapon(me)
-            state.say(seat, "{} draws the {}", me.name, me.weapons[me.in_hand].weapon.name)
+            drawn = self._next_weapon(me)
+            assert drawn is not None  # the mask offers a draw only with a weapon to draw
+            me.in_hand = drawn
+            state.say(seat, "{} draws the {}", me.name, me.weapons[drawn].weapon.name)
         elif action == SkirmishAction.RELOAD:
             held = me.held
             assert held is not None

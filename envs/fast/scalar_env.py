@@ -41,7 +41,8 @@ class FastDuelEnv(gym.Env):
         self.illegal_action = env.illegal_action
         self.illegal_penalty = env.illegal_penalty
         self.illegal_limit = env.illegal_limit
-        self._names = seat_names(*(c.name for c in env.ruleset.characters))
+        batched: Any = env.ruleset  # a batched system's ruleset: its two characters
+        self._names = seat_names(*(c.name for c in batched.characters))
         self._action = np.zeros(1, np.int64)
         engine = self.engine  # views of its row, made once (a step costs a few microseconds)
         self._mask, self._flat = engine.masks[0], engine.observations[0]

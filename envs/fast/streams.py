@@ -24,7 +24,7 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 _TWO_32 = 1 << 32
 
 
-def stream_of(bit_generator: np.random.PCG64) -> np.ndarray:
+def stream_of(bit_generator: np.random.BitGenerator) -> np.ndarray:
     """The row of a numpy PCG64 as it stands now (it goes on from there, not from its seed)."""
     state = bit_generator.state
     value, inc = state["state"]["state"], state["state"]["inc"]

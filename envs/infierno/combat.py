@@ -9,7 +9,7 @@ on a natural 1, the fumble or jam d20 and, for a fumble, the self-damage dice.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from duelo.envs.core.dice import (
     Dice,
@@ -269,7 +269,7 @@ def _best_effect(
         lethal = is_lethal(weapon, effect)
         dealt = transform(
             damage_distribution(weapon, flat, effect, crit_mode),
-            lambda v, rd=rd: damage_dealt(v, rd),
+            partial(damage_dealt, rd=rd),
         )
 
         def out(damage: int, lethal: bool = lethal) -> bool:

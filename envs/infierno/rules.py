@@ -399,6 +399,7 @@ class InfiernoRuleset:
         state.say(seat, "{}'s turn", fighter.name)
 
     def _end_turn(self, state: DuelState, dice: Dice) -> None:
+        assert state.current is not None  # a turn is under way
         fighter = state.fighters[state.current]
         if fighter.feint_turns > 0:
             fighter.feint_turns -= 1
@@ -499,10 +500,11 @@ class InfiernoRuleset:
         )
         if budget.free_used:
             costs = _COST_LISTS[fighter.draws_free][fighter.prone]
-            payable = list(payable)
+            left = list(payable)
             for action in budget.free_used:
                 if costs[action] == _FREE:
-                    payable[action] = False
+                    left[action] = False
+            return left
         return payable
 
     @staticmethod
@@ -554,9 +556,9 @@ class InfiernoRuleset:
         free_hands = max(0, 2 - used_hands)
         draws = []
         for slot in (0, 1):
-            item = carried[slot] if slot < len(carried) else None
+            held = carried[slot] if slot < len(carried) else None
             draws.append(
-                item is not None and item.place == _HOLSTERED and free_hands >= item.weapon.hands
+                held is not None and held.place == _HOLSTERED and free_hands >= held.weapon.hands
             )
         main_weapon = main.weapon if main is not None else None
         main_strikes = main is not None and self._can_strike(state, main)
@@ -579,6 +581,7 @@ class InfiernoRuleset:
             pay[5]  # TWO_WEAPON_ATTACK
             and main_strikes
             and off is not None
+            and main_weapon is not None
             and main_weapon.hands == 1
             and self._can_strike(state, off),
             pay[6] and draws[0],  # DRAW_PRIMARY
@@ -682,6 +685,7 @@ class InfiernoRuleset:
     def _after_action(self, state: DuelState, dice: Dice) -> None:
         if state.result is not None or state.phase == _CRIT_CHOICE or self._check_out(state):
             return
+        assert state.current is not None  # a turn is under way
         fighter = state.fighters[state.current]
         if fighter.stunned:
             state.say(state.current, "{} is stunned: the rest of the turn is lost", fighter.name)

@@ -87,13 +87,13 @@ class Side:
         for key in ("held", "spare"):
             weapons[key] = None
             if read(key, f"{side}.present"):
-                bands = tuple(
+                adjacent, near, medium, far = (
                     bool(read(key, f"{side}.{b}")) for b in ("adjacent", "near", "medium", "far")
                 )
                 weapons[key] = Weapon(
                     melee=bool(read(key, f"{side}.melee")),
                     bonus=int(read(key, f"{side}.bonus")),
-                    bands=bands,  # type: ignore[arg-type]
+                    bands=(adjacent, near, medium, far),
                     adjacent_penalty=int(read(key, f"{side}.adjacent_penalty")),
                     tier=int(read(key, f"{side}.tier")),
                 )

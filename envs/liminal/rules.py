@@ -223,9 +223,14 @@ class LiminalRuleset:
         roller = dice.roll(2, "initiative roller") - 1
         me, them = fighters[roller], fighters[1 - roller]
         cl = STANDARD_CL + them.character.perception
-        result, faces, total = roll(dice, me.character.perception, cl, "initiative")
+        result, perception, total = roll(dice, me.character.perception, cl, "initiative")
         state.say(
-            roller, "Initiative: {} rolls Perception 2d6 {} = {} vs {}", me.name, faces, total, cl
+            roller,
+            "Initiative: {} rolls Perception 2d6 {} = {} vs {}",
+            me.name,
+            perception,
+            total,
+            cl,
         )
         return roller if result != Grade.MISS else 1 - roller
 

@@ -115,8 +115,8 @@ def pool(
         counts = after
     out: dict[Outcome, Fraction] = {}
     for (s, o), p in counts.items():
-        key = outcome(s, o, willpower, cancellable)
-        out[key] = out.get(key, Fraction(0)) + p
+        result = outcome(s, o, willpower, cancellable)
+        out[result] = out.get(result, Fraction(0)) + p
     return out
 
 

@@ -564,6 +564,7 @@ class VampiroRuleset:
         me = state.fighters[seat]
         slot = me.slots[index]
         slot.done = True
+        ability: str
         if slot.move == Move.DODGE:
             ability = self.options.dodge_ability  # §5: Revised Dodge, or V20 Athletics
         else:
