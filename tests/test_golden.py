@@ -22,18 +22,31 @@ GOLDEN = Path(__file__).parent / "golden"
 SEED = 7
 POLICIES = ("expert", "random")
 CASES = [
-    (name, scenario) for name, info in SYSTEMS.items() for scenario in info.scenarios or (None,)
+    (name, options, scenario)
+    for name, info in SYSTEMS.items()
+    for options in info.env_ids.values()
+    for scenario in info.scenarios or (None,)
 ]
+"""Each system's scenarios under each of its env ids (a named id fixes options)."""
 
 
-@pytest.mark.parametrize(("system", "scenario"), CASES)
-def test_golden_playthrough(system: str, scenario: str | None) -> None:
-    variant = {"scenario": scenario} if scenario else {}
+def _label(case: tuple[str, dict[str, str], str | None]) -> str:
+    system, options, scenario = case
+    return "_".join([system, *map(str, options.values()), scenario or "duel"])
+
+
+@pytest.mark.parametrize(("system", "options", "scenario"), CASES, ids=map(_label, CASES))
+def test_golden_playthrough(system: str, options: dict[str, str], scenario: str | None) -> None:
+    variant: dict[str, object] = {"scenario": scenario} if scenario else {}
+    if options:
+        variant["options"] = options
     ruleset = SYSTEMS[system].ruleset(**variant)
-    policies = tuple(make_policy(name, system) for name in POLICIES)
-    title = f"{SYSTEMS[system].env_id} {variant or 'default'}: A {POLICIES[0]}, B {POLICIES[1]}"
+    policies = tuple(make_policy(name, system, variant) for name in POLICIES)
+    env_id = next(i for i, fixed in SYSTEMS[system].env_ids.items() if fixed == options)
+    shown = {"scenario": scenario} if scenario else {}
+    title = f"{env_id} {shown or 'default'}: A {POLICIES[0]}, B {POLICIES[1]}"
     text = playthrough(ruleset, policies, SEED, title)
-    path = GOLDEN / f"{system}_{scenario or 'duel'}.txt"
+    path = GOLDEN / f"{_label((system, options, scenario))}.txt"
     if os.environ.get("DUELO_UPDATE_GOLDEN"):
         path.parent.mkdir(exist_ok=True)
         path.write_text(text, encoding="utf-8")
