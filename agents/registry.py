@@ -101,8 +101,8 @@ def check_policy(name: str, system: str, variant: Mapping[str, Any] | None = Non
     prefix, _, short = name.rpartition(":")
     _check_system(name, prefix, system)
     if short == OPTIMAL:
-        record = SYSTEMS.get(system)
-        if record is None or not (record.solved or record.ruleset.perfect_information):
+        entry = SYSTEMS.get(system)
+        if entry is None or not (entry.solved or entry.ruleset.perfect_information):
             raise ValueError(
                 f"{name!r}: {system} hides cards, plans or declarations from a seat and "
                 "has no solved models, so there is no optimal play to ask"

@@ -46,23 +46,23 @@ def system_page(package: str) -> str:
     """The package's rules page, then each of its env ids as the code declares it."""
     module = importlib.import_module(package)
     rules = (Path(inspect.getfile(module)).parent / "rules.md").read_text(encoding="utf-8")
-    records = importlib.import_module(f"{package}.system").SYSTEMS
+    entries = importlib.import_module(f"{package}.system").SYSTEMS
     parts = [rules.rstrip(), "", "## In duelo", ""]
-    for record in records:
-        parts += _record(record)
+    for entry in entries:
+        parts += _entry(entry)
     return "\n".join(parts) + "\n"
 
 
-def _record(record: System) -> list[str]:
-    ids = ", ".join(f"`{env_id}`" for env_id in record.env_ids)
-    lines = [f"### `{record.id}`: {ids}", ""]
-    if record.scenarios:
-        lines += [f"Scenarios: {', '.join(f'`{s}`' for s in record.scenarios)}.", ""]
-    if record.suite:
-        lines += [f"The default tournament's suite: {_suite(record.suite)}.", ""]
+def _entry(entry: System) -> list[str]:
+    ids = ", ".join(f"`{env_id}`" for env_id in entry.env_ids)
+    lines = [f"### `{entry.id}`: {ids}", ""]
+    if entry.scenarios:
+        lines += [f"Scenarios: {', '.join(f'`{s}`' for s in entry.scenarios)}.", ""]
+    if entry.suite:
+        lines += [f"The default tournament's suite: {_suite(entry.suite)}.", ""]
     lines += ["Rules options (`options={...}`, `--option KEY=VALUE`):", ""]
-    lines += [f"- `{line}`" for line in record.option_lines()]
-    lines += ["", *_demoted(inspect.getdoc(record.env) or ""), ""]
+    lines += [f"- `{line}`" for line in entry.option_lines()]
+    lines += ["", *_demoted(inspect.getdoc(entry.env) or ""), ""]
     return lines
 
 

@@ -16,9 +16,9 @@ import numpy as np
 
 from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
-from duelo.envs.core.record import Outcome
 from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.runner import duel_streams, playing
+from duelo.envs.core.state import Outcome
 from duelo.envs.systems import system as system_of
 from duelo.evaluation.tournament import TournamentSpec
 

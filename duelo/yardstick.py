@@ -41,11 +41,11 @@ def print_solve(
     check: int,
     out: TextIO,
 ) -> None:
-    record = system(name)
-    ruleset = record.ruleset(**variant)
-    if record.solved:
+    entry = system(name)
+    ruleset = entry.ruleset(**variant)
+    if entry.solved:
         played = {policy: make_policy(policy, name, variant) for policy in policies}
-        load_part(record.solved).print_solve(name, ruleset, variant, played, check, out)
+        load_part(entry.solved).print_solve(name, ruleset, variant, played, check, out)
         return
     graph = enumerate_duel(ruleset, max_states, max_seconds)
     optimal = solve(graph)
@@ -101,11 +101,9 @@ def print_exploit(
     out: TextIO,
 ) -> None:
     played = make_policy(policy, name, variant)  # an unknown name fails before any work
-    record = system(name)
-    ruleset = record.ruleset(**variant)
-    if record.solved and load_part(record.solved).print_exploit(
-        policy, played, ruleset, duels, out
-    ):
+    entry = system(name)
+    ruleset = entry.ruleset(**variant)
+    if entry.solved and load_part(entry.solved).print_exploit(policy, played, ruleset, duels, out):
         return
     try:
         graph = enumerate_duel(ruleset, max_states, max_seconds)

@@ -1,6 +1,6 @@
 """The combat systems duelo ships, found from one list of packages.
 
-Each package declares its `System` records (`duelo.envs.core.system`) in its
+Each package declares its `System` entries (`duelo.envs.core.system`) in its
 `system` module; this module gathers them, so agents (brains check their manifest
 against it), the registration and the command line all read one table. Adding a
 system is its folder and a line in `SYSTEM_PACKAGES`. An env id's version is its
@@ -26,17 +26,17 @@ SYSTEM_PACKAGES = (
 
 
 def discover(packages: Iterable[str]) -> dict[str, System]:
-    """The records each package's `system` module declares, by id; an id declared twice
+    """The entries each package's `system` module declares, by id; an id declared twice
     is an error naming both packages."""
     found: dict[str, System] = {}
     where: dict[str, str] = {}
     for package in packages:
-        for record in importlib.import_module(f"{package}.system").SYSTEMS:
-            if record.id in found:
+        for entry in importlib.import_module(f"{package}.system").SYSTEMS:
+            if entry.id in found:
                 raise ValueError(
-                    f"system {record.id!r} is declared by {where[record.id]} and {package}"
+                    f"system {entry.id!r} is declared by {where[entry.id]} and {package}"
                 )
-            found[record.id], where[record.id] = record, package
+            found[entry.id], where[entry.id] = entry, package
     return found
 
 
@@ -51,4 +51,4 @@ def system(name: str) -> System:
 
 def batched_systems() -> list[str]:
     """The systems with a batched engine (`System.fast`), in the table's order."""
-    return [name for name, record in SYSTEMS.items() if record.fast]
+    return [name for name, entry in SYSTEMS.items() if entry.fast]

@@ -7,7 +7,7 @@ solver walks it through the ruleset contract alone, in three steps:
 1. **Chance**: each decision is applied to a copy of the state under every sequence of
    faces the rules can roll (`chance_outcomes`), with its exact probability.
 2. **States**: breadth-first, round by round, from `new_duel`'s outcomes; states merge by
-   `DuelRecord.key`, the state less its narration and its round. A state is expanded
+   `DuelState.key`, the state less its narration and its round. A state is expanded
    from the first round it is reached in, and never past the round cap.
 3. **Values**: backward over the rounds, from the cap down. A step that starts a new
    round reads the next round's values; a step that starts a round past the cap is the
@@ -30,10 +30,10 @@ import numpy as np
 
 from duelo.envs.core.dice import chance_outcomes
 from duelo.envs.core.policy import Policy
-from duelo.envs.core.record import DuelRecord, Outcome
 from duelo.envs.core.referee import summary
 from duelo.envs.core.ruleset import Ruleset
 from duelo.envs.core.runner import duel_streams
+from duelo.envs.core.state import DuelState, Outcome
 
 WIN_A, WIN_B, DRAW = -1, -2, -3
 """Edge targets for a step that ends the duel (states are numbered from 0)."""
@@ -66,7 +66,7 @@ class Graph:
     """
 
     ruleset: Any
-    states: list[DuelRecord]
+    states: list[DuelState]
     """One representative per key, at the first round it is reached in."""
     seat: np.ndarray
     first_round: np.ndarray
@@ -81,7 +81,7 @@ class Graph:
     starts: list[tuple[float, int]]
     """`new_duel`'s outcomes: (probability, state or end)."""
     index: dict[Any, int]
-    """State number by `DuelRecord.key`."""
+    """State number by `DuelState.key`."""
     shared: frozenset[int]
     """The ids of the frozen objects every state shares (the keys' `shared`)."""
     seconds: float
@@ -119,14 +119,14 @@ def enumerate_duel(
     kept alive so that their ids stay theirs."""
     shared_ids: frozenset[int] = frozenset()
     index: dict[Any, int] = {}
-    states: list[DuelRecord] = []
+    states: list[DuelState] = []
     home: list[int] = []
     """The round each state is expanded in: the first it is reached in."""
     rounds: dict[int, list[int]] = {}
     current = 0
     """The round being walked."""
 
-    def target(state: DuelRecord) -> int:
+    def target(state: DuelState) -> int:
         if state.result is not None:
             return _end(state.result)
         state.log.clear()  # only the rules' future matters here, not the narration
@@ -224,8 +224,8 @@ def enumerate_duel(
     )
 
 
-def _step(ruleset: Any, state: DuelRecord, seat: int, action: int) -> Any:
-    def step(dice: Any) -> DuelRecord:
+def _step(ruleset: Any, state: DuelState, seat: int, action: int) -> Any:
+    def step(dice: Any) -> DuelState:
         child = state.clone()  # the stat blocks stay shared: they are frozen
         ruleset.apply(child, seat, action, dice)
         return child
@@ -529,7 +529,7 @@ class _PolicyWeights:
         return np.concatenate(weights) if weights else np.zeros(0)
 
 
-def at_round(state: DuelRecord, round_: int) -> DuelRecord:
+def at_round(state: DuelState, round_: int) -> DuelState:
     """A shallow copy of `state` at another round, its round-relative fields kept relative."""
     moved = copy.copy(state)
     for name in state.ROUND_RELATIVE:

@@ -67,7 +67,7 @@ def test_a_citation_of_no_section_is_caught() -> None:
 
 def test_the_readme_names_every_env_id() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    ids = [env_id for record in SYSTEMS.values() for env_id in record.env_ids]
+    ids = [env_id for entry in SYSTEMS.values() for env_id in entry.env_ids]
     assert [env_id for env_id in ids if f"`{env_id}`" not in readme] == []
 
 
@@ -115,5 +115,5 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     assert built.returncode == 0, built.stderr
     for package in SYSTEM_PACKAGES:
         page = (site / "systems" / package.rsplit(".", 1)[-1] / "index.html").read_text()
-        for record in importlib.import_module(f"{package}.system").SYSTEMS:
-            assert all(env_id in page for env_id in record.env_ids), record.id
+        for entry in importlib.import_module(f"{package}.system").SYSTEMS:
+            assert all(env_id in page for env_id in entry.env_ids), entry.id

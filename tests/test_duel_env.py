@@ -12,8 +12,8 @@ import duelo  # noqa: F401
 from duelo.agents import RandomPolicy
 from duelo.envs.core.duel_env import DRAW, TAKE_RESULT, DuelEnv
 from duelo.envs.core.observation import ObservationSpec, ObsKey
-from duelo.envs.core.record import DuelRecord, Outcome
 from duelo.envs.core.ruleset import IllegalActionError
+from duelo.envs.core.state import DuelState, Outcome
 from duelo.envs.infierno import Action
 from duelo.envs.infierno.env import InfiernoEnv
 
@@ -120,7 +120,7 @@ class FirstMoveWins:
     round_cap = 1
 
     def new_duel(self, dice):  # noqa: ANN001, ANN201
-        return DuelRecord()
+        return DuelState()
 
     def to_act(self, state):  # noqa: ANN001, ANN201
         return None if state.over else 0

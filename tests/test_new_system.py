@@ -31,7 +31,7 @@ TOY = {
         import numpy as np
 
         from duelo.envs.core.observation import ObsKey, ObservationSpec
-        from duelo.envs.core.record import DuelRecord, Outcome
+        from duelo.envs.core.state import DuelState, Outcome
 
         class Action(IntEnum):
             STRIKE = 0
@@ -42,7 +42,7 @@ TOY = {
             round_cap: int = 30
 
         @dataclass(kw_only=True)
-        class ToyState(DuelRecord):
+        class ToyState(DuelState):
             hp: list[int]
             turn: int = 0
 

@@ -11,8 +11,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from duelo.envs import pettingzoo as duelo_pz  # noqa: E402
 from duelo.envs.core.duel_env import TAKE_RESULT  # noqa: E402
-from duelo.envs.core.record import Outcome  # noqa: E402
 from duelo.envs.core.ruleset import IllegalActionError  # noqa: E402
+from duelo.envs.core.state import Outcome  # noqa: E402
 from duelo.envs.systems import SYSTEMS  # noqa: E402
 
 VARIANTS = [(name, {}) for name in SYSTEMS] + [
@@ -63,7 +63,7 @@ def test_a_whole_duel_is_zero_sum_and_narrated(system: str) -> None:
 
 
 def test_the_final_infos_hold_the_aftermath() -> None:
-    """A digest's post-fight statistics (`DuelRecord.aftermath`) reach both agents."""
+    """A digest's post-fight statistics (`DuelState.aftermath`) reach both agents."""
     env = duelo_pz.env("liminal_mob")
     env.reset(seed=3)
     for agent in env.agent_iter():

@@ -18,7 +18,7 @@ from duelo.envs.esgrima.duel import EsgrimaDuelRuleset, EsgrimaDuelState
 from duelo.envs.esgrima.mechanics import Card
 from duelo.envs.infierno import InfiernoRuleset
 from duelo.envs.infierno.setup import load_catalog
-from duelo.envs.infierno.state import Action, DuelState
+from duelo.envs.infierno.state import Action, InfiernoState
 from duelo.envs.vampiro.rules import VampiroRuleset
 from duelo.envs.vampiro.state import PLANS, Fighter, VampiroState
 from duelo.registration import SYSTEMS
@@ -187,7 +187,7 @@ def _redeclare(them: Fighter, rng: np.random.Generator) -> None:
 INFIERNO_WEAPONS = tuple(load_catalog().weapons.values())
 
 
-def redeal_infierno(state: DuelState, seat: int, rng: np.random.Generator) -> None:
+def redeal_infierno(state: InfiernoState, seat: int, rng: np.random.Generator) -> None:
     """What an Infierno fighter hides: each weapon the rival has never drawn (digest §12:
     a holstered derringer stays hidden), and its honour choice, made and not yet told
     (seed DUELOS: both choose, then both are told)."""
@@ -257,7 +257,7 @@ def test_the_weapon_check_catches_a_peek_at_a_holstered_weapon() -> None:
     the rival's holstered weapon (its top damage, added to the range)."""
 
     class Peeking(InfiernoRuleset):
-        def observe(self, state: DuelState, seat: int) -> np.ndarray:
+        def observe(self, state: InfiernoState, seat: int) -> np.ndarray:
             flat = super().observe(state, seat).copy()
             hidden = [item for item in state.fighters[1 - seat].carried if not item.shown]
             flat[self.observation_spec.index("range")] += (

@@ -116,7 +116,7 @@ def test_a_rerolled_tie_is_one_throw_to_the_solver_and_a_loop_to_real_dice() -> 
 
 @pytest.mark.parametrize("name", sorted(SYSTEMS))
 def test_a_clone_is_a_deep_copy(name: str) -> None:
-    """`DuelRecord.clone` keeps the key and shares nothing mutable: a duel played on from
+    """`DuelState.clone` keeps the key and shares nothing mutable: a duel played on from
     the clone leaves the original as it was."""
     ruleset = SYSTEMS[name].ruleset()
     dice, _ = duel_streams(3)

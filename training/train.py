@@ -543,12 +543,12 @@ def export_run(run: Path, out: Path, best: bool = False) -> Path:
         raise FileNotFoundError(f"{run / CHECKPOINT}: no checkpoint in this run directory")
     state = read_state(run)
     if best:
-        record = state.get("best")
-        if not record:
+        kept = state.get("best")
+        if not kept:
             raise FileNotFoundError(f"{run / STATE}: no evaluation has been recorded yet")
-        if not isinstance(record.get("evaluation"), dict):  # `best` itself: a dict (read_state)
+        if not isinstance(kept.get("evaluation"), dict):  # `best` itself: a dict (read_state)
             raise ValueError(f"{run / STATE}: best is not a recorded evaluation")
-        return copy_brain(snapshot_folder(run, record.get("snapshot")), out, record["evaluation"])
+        return copy_brain(snapshot_folder(run, kept.get("snapshot")), out, kept["evaluation"])
     evaluation = state.get("last_evaluation")
     if not isinstance(evaluation, dict):
         raise ValueError(f"{run / STATE}: last_evaluation is not a recorded evaluation")

@@ -16,10 +16,10 @@ import numpy as np
 
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.policy import Policy, ProcessPolicy
-from duelo.envs.core.record import Outcome
 from duelo.envs.core.referee import PolicyFault, ask, summary
 from duelo.envs.core.ruleset import IllegalActionError, Ruleset, check_legal
 from duelo.envs.core.spaces import dict_space, flat_space
+from duelo.envs.core.state import Outcome
 
 IllegalActionMode = Literal["raise", "penalize"]
 TAKE_RESULT = 0

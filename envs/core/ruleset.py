@@ -2,7 +2,7 @@
 
 A ruleset is pure game logic over a state object it creates: no Gymnasium, no
 RL code, no rendering beyond the event log. Its state extends the core's
-`DuelRecord` (the round, the narration, the result), so the end of a duel and
+`DuelState` (the round, the narration, the result), so the end of a duel and
 the round cap are the core's, not each ruleset's. The generic `DuelEnv`, the
 per-duel runner and the CLI drive any ruleset through this interface alone, so
 a new combat system is a new ruleset and nothing else.
@@ -21,7 +21,7 @@ import numpy as np
 
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.observation import ObservationSpec
-from duelo.envs.core.record import DuelRecord
+from duelo.envs.core.state import DuelState
 
 SEATS = (0, 1)
 """Every duel has two seats; seat 0 is side A, seat 1 side B."""
@@ -34,7 +34,7 @@ def seat_names(first: str, second: str) -> tuple[str, str]:
     return first, second
 
 
-StateT = TypeVar("StateT", bound=DuelRecord)
+StateT = TypeVar("StateT", bound=DuelState)
 
 
 class Ruleset(Protocol, Generic[StateT]):
@@ -46,7 +46,7 @@ class Ruleset(Protocol, Generic[StateT]):
     """Bumped whenever the rules' behaviour changes (it is the env id's -vN)."""
     observation_spec: ObservationSpec
     round_cap: int
-    """Rounds after which a duel is truncated as a draw (`DuelRecord.start_round`)."""
+    """Rounds after which a duel is truncated as a draw (`DuelState.start_round`)."""
     perfect_information: bool
     """Each seat sees all of the state that its future depends on, so the exact solver
     applies (`duelo.evaluation.solver`); False where cards, plans or declarations are hidden."""

@@ -25,9 +25,9 @@ import numpy as np
 
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.policy import Policy, ProcessPolicy
-from duelo.envs.core.record import Outcome
 from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import Ruleset
+from duelo.envs.core.state import Outcome
 
 
 @dataclass(frozen=True)

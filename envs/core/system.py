@@ -1,6 +1,6 @@
 """A combat system's entry in the house: its ids, its parts and its tournament suite.
 
-Each system's package declares its records in its own `system` module, and
+Each system's package declares its entries in its own `system` module, and
 `duelo.envs.systems` finds them from one list of packages, so a new system is a
 folder and a line. Parts above the env layer (its NPCs, its batched engine, its
 solved models) are named by import path, not imported: the env layer never

@@ -28,8 +28,8 @@ import numpy as np
 
 from duelo.envs.core.dice import Dice, GeneratorDice, ScriptedDice
 from duelo.envs.core.policy import Policy
-from duelo.envs.core.record import DuelRecord
 from duelo.envs.core.ruleset import SEATS, Ruleset, check_legal
+from duelo.envs.core.state import DuelState
 
 MAX_DECISIONS = 5_000
 """Decisions after which a duel is taken to be stuck (no shipped duel comes near)."""
@@ -168,8 +168,8 @@ def _checked_duel(
     rng = np.random.default_rng(seed)
     redeal_rng = np.random.default_rng([seed, 1])  # apart: a re-deal never shifts the play
     state = ruleset.new_duel(dice)
-    if not isinstance(state, DuelRecord):
-        raise AssertionError(f"{ruleset.system}: the state must extend DuelRecord")
+    if not isinstance(state, DuelState):
+        raise AssertionError(f"{ruleset.system}: the state must extend DuelState")
     trace: list[tuple[int, int, bytes]] = []
     while (seat := ruleset.to_act(state)) is not None:
         where = f"{ruleset.system} seed {seed} decision {len(trace) + 1}"

@@ -15,8 +15,8 @@ import numpy as np
 
 from duelo.envs.core.config import fight_of, options_of
 from duelo.envs.core.dice import Dice
-from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import seat_names
+from duelo.envs.core.state import Outcome
 from duelo.envs.dunwich.observation import OBSERVATION_SPEC, observe
 from duelo.envs.dunwich.odds import count, knockout_marks, rerolled, roll_pool
 from duelo.envs.dunwich.setup import (

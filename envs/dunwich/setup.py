@@ -18,7 +18,7 @@ from duelo.envs.core.config import (
     require_known,
     require_printable,
 )
-from duelo.envs.core.record import check_round_cap
+from duelo.envs.core.state import check_round_cap
 
 HALF_METRES = 2
 """Grid steps per metre (§6: a 0.5 m grid)."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
-from duelo.envs.core.record import DuelRecord
+from duelo.envs.core.state import DuelState
 from duelo.envs.dunwich.setup import Character, DunwichOptions, Scenario, Weapon
 
 VITALITY = (1, 2, 2, 3, 3, 4, 5, 6)
@@ -162,7 +162,7 @@ class Pending:
 
 
 @dataclass
-class DunwichState(DuelRecord):
+class DunwichState(DuelState):
     scenario: Scenario
     options: DunwichOptions
     fighters: list[Fighter]

@@ -21,8 +21,8 @@ import numpy as np
 from duelo.envs.core.config import ConfigError, options_of, pair_of, shown
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
-from duelo.envs.core.record import DuelRecord, Outcome
 from duelo.envs.core.ruleset import SEATS, seat_names
+from duelo.envs.core.state import DuelState, Outcome
 from duelo.envs.esgrima.mechanics import (
     ARMOUR_FIELDS,
     Body,
@@ -93,7 +93,7 @@ class DuelSide:
 
 
 @dataclass
-class EsgrimaDuelState(DuelRecord):
+class EsgrimaDuelState(DuelState):
     """A fencing duel; its rounds are the exchanges."""
 
     options: EsgrimaOptions

@@ -74,7 +74,7 @@ RULES_DTYPE = np.dtype(
 
 
 def rules_of(ruleset: EsgrimaDuelRuleset) -> np.ndarray:
-    """The batched engine's copy of a ruleset (one record); refuses what it does not model."""
+    """The batched engine's copy of a ruleset (one row); refuses what it does not model."""
     if ruleset.fixed_deck is not None:
         raise ValueError(
             "the batched fencing duel shuffles its decks: a fixed deck is not modelled"
@@ -101,7 +101,7 @@ def longest_duel(rules: np.ndarray, illegal_limit: int) -> int:
 
 @functools.cache  # one dtype object: numba types a new one slowly at every call
 def duel_dtype(cards: int) -> np.dtype:
-    """One fencing duel (`EsgrimaDuelState`) as a record, for a deck of `cards`."""
+    """One fencing duel (`EsgrimaDuelState`) as a row, for a deck of `cards`."""
     return np.dtype(
         [
             ("pg", np.int64, (2,)),
@@ -303,7 +303,7 @@ def _roll_for_foco(d: np.void, r: np.void, dice: np.ndarray) -> None:
 @numba.njit(cache=True)
 def _start_exchange(d: np.void, r: np.void, dice: np.ndarray) -> None:
     d.round += 1
-    if d.round > r.exchange_cap:  # the round cap: a truncated draw (DuelRecord.start_round)
+    if d.round > r.exchange_cap:  # the round cap: a truncated draw (DuelState.start_round)
         _finish(d, -1, ROUND_CAP)
         return
     d.commit[0] = d.commit[1] = NO_COMMIT

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from duelo.envs.core.record import DuelRecord
+from duelo.envs.core.state import DuelState
 from duelo.envs.esgrima.mechanics import Body
 from duelo.envs.esgrima.setup import (
     Character,
@@ -128,7 +128,7 @@ class Combatant:
 
 
 @dataclass
-class SkirmishState(DuelRecord):
+class SkirmishState(DuelState):
     ROUND_RELATIVE = ("delayed_round",)
     layout: Layout
     options: EsgrimaOptions

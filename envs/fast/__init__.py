@@ -7,7 +7,7 @@ See docs/benchmarks.md, "The batched engine".
 
 numba caches each module's machine code beside it; `loops.drop_stale_cache` keeps
 that cache honest when a file shared by every system changes. A system names its
-compiled module in its record (`System.fast`), so the env registration can name the
+compiled module in its `System` entry (`System.fast`), so the env registration can name the
 ids with a batched engine without importing numba.
 """
 

@@ -6,10 +6,10 @@ Each system's compiled module, beside its rules (`envs/infierno/fast.py`,
 `envs/esgrima/fast_duel.py`), is the layout a new system follows. It provides:
 
 - the kernels, ports of its ruleset's methods: `new_duel`, `to_act`, `legal_actions`,
-  `apply`, `observe` (on one duel record and the rules record), and `ACTIONS`;
-- `rules_of(ruleset)`: the ruleset's constants, a structured array of one record;
-- `new_duels(num_envs, rules)`: the state of N duels, a structured array of N records
-  (numba hands a kernel one record as one pointer; a tuple of separate arrays cost
+  `apply`, `observe` (on one duel's row and the rules' row), and `ACTIONS`;
+- `rules_of(ruleset)`: the ruleset's constants, a structured array of one row;
+- `new_duels(num_envs, rules)`: the state of N duels, a structured array of N rows
+  (numba hands a kernel one row as one pointer; a tuple of separate arrays cost
   about 200 ns a call to pass, more than a whole decision), each dtype built once;
 - `longest_duel(rules, illegal_limit)`: the most learner steps one duel can last;
 - `ending_reason(duel, rules, names)`: the reference's words for how a duel ended;

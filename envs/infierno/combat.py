@@ -25,8 +25,8 @@ from duelo.envs.infierno.state import (
     Action,
     Attack,
     AttackMode,
-    DuelState,
     Fighter,
+    InfiernoState,
     Phase,
     Place,
     StrShare,
@@ -81,7 +81,7 @@ def sequel_penalty(fighter: Fighter, options: InfiernoOptions) -> int:
     return -options.sequel_penalty * fighter.sequels
 
 
-def attack_modifier(state: DuelState, attack: Attack) -> tuple[int, str]:
+def attack_modifier(state: InfiernoState, attack: Attack) -> tuple[int, str]:
     """Total attack bonus and a note of the situational modifiers (digest §8.7)."""
     fighter = state.fighters[attack.attacker]
     character = fighter.character
@@ -107,7 +107,7 @@ def attack_modifier(state: DuelState, attack: Attack) -> tuple[int, str]:
     return bonus, ", ".join(notes)
 
 
-def dodge_lost(state: DuelState, attacker: Fighter, target: Fighter) -> str:
+def dodge_lost(state: InfiernoState, attacker: Fighter, target: Fighter) -> str:
     """Why the target loses its Dodge bonus against this attack, or "" (digest §8.2)."""
     if target.stunned:
         return "stunned"  # Uncanny Dodge does not cover stunning (§8.2)
@@ -122,7 +122,7 @@ def dodge_lost(state: DuelState, attacker: Fighter, target: Fighter) -> str:
     return ""
 
 
-def current_defense(state: DuelState, attack: Attack) -> tuple[int, str]:
+def current_defense(state: InfiernoState, attack: Attack) -> tuple[int, str]:
     """The target's Defense against this attack, and why it differs from the sheet."""
     attacker = state.fighters[attack.attacker]
     target = state.fighters[1 - attack.attacker]
@@ -237,7 +237,7 @@ def allowed_effects(attack: Attack, target: Fighter) -> list[Action]:
     return effects
 
 
-def best_effect(state: DuelState, attack: Attack) -> Action:
+def best_effect(state: InfiernoState, attack: Attack) -> Action:
     """auto_best (digest §7.1): most likely to put the target out, then most damage."""
     target = state.fighters[1 - attack.attacker]
     return _best_effect(
@@ -286,11 +286,11 @@ def _best_effect(
 # --- resolution ------------------------------------------------------------------
 
 
-def damage_flat(state: DuelState, attack: Attack) -> int:
+def damage_flat(state: InfiernoState, attack: Attack) -> int:
     return strength_share(state.fighters[attack.attacker].character.str_mod, attack.str_share)
 
 
-def resolve_attack(state: DuelState, attack: Attack, dice: Dice) -> None:
+def resolve_attack(state: InfiernoState, attack: Attack, dice: Dice) -> None:
     """Roll one attack to its end, or stop at a critical the attacker must choose for."""
     seat = attack.attacker
     attacker = state.fighters[seat]
@@ -366,7 +366,7 @@ def resolve_attack(state: DuelState, attack: Attack, dice: Dice) -> None:
         deal_damage(state, attack, best_effect(state, attack), dice)
 
 
-def _natural_one(state: DuelState, attack: Attack, dice: Dice) -> None:
+def _natural_one(state: InfiernoState, attack: Attack, dice: Dice) -> None:
     """Fumble or jam threat (seed: PIFIAS Y ENCASQUILLAMIENTO)."""
     seat = attack.attacker
     fighter = state.fighters[seat]
@@ -395,7 +395,7 @@ def _natural_one(state: DuelState, attack: Attack, dice: Dice) -> None:
 
 
 def deal_damage(
-    state: DuelState,
+    state: InfiernoState,
     attack: Attack,
     effect: Action | None,
     dice: Dice,

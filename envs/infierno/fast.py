@@ -6,8 +6,8 @@ order and cites the same rules, so that for one seed a batched duel and its
 scalar twin agree decision for decision (`tests/fast/test_infierno.py`).
 Narration is left out.
 
-The layout follows `esgrima_duel.py`: the ruleset's constants are one record
-(`rules_of`; weapons by index, fists first), each duel one record of a
+The layout follows `esgrima_duel.py`: the ruleset's constants are one row
+(`rules_of`; weapons by index, fists first), each duel one row of a
 structured array (`duel_dtype`). An attack is a row of `ATTACK_FIELDS`. The
 auto_best critical effect (§7.1) is read from a table that the reference's own
 `_best_effect` fills when the engine is built: it depends on the weapon, the
@@ -67,7 +67,7 @@ _SURPRISE = {Surprise.NONE: 0, Surprise.A: 1, Surprise.B: 2, Surprise.ROLLED: 3}
 FEATS_SHOWN = tuple(Feat(name) for name in STATUS_FLAGS[-3:])
 """The feats an observation shows, in its order."""
 FLAG = np.uint8
-"""Flags held per seat, slot or weapon (numba's records hold no arrays of booleans)."""
+"""Flags held per seat, slot or weapon (numba's structured rows hold no arrays of booleans)."""
 ENDINGS = (
     "",
     "round cap of {cap}",
@@ -169,7 +169,7 @@ def rules_dtype() -> np.dtype:
 
 
 def rules_of(ruleset: InfiernoRuleset) -> np.ndarray:
-    """The batched engine's copy of a ruleset (one record): it models every option."""
+    """The batched engine's copy of a ruleset (one row): it models every option."""
     o, scenario, characters = ruleset.options, ruleset.scenario, ruleset.characters
     weapons: list[Weapon] = [ruleset.fists]
     index: dict[str, int] = {}
@@ -609,7 +609,7 @@ def _set_order(d: np.void, r: np.void, dice: np.ndarray) -> None:
 def _start_round(d: np.void, r: np.void) -> None:
     d.shootout_round += 1
     d.round += 1
-    if d.round > r.round_cap:  # the round cap: a truncated draw (DuelRecord.start_round)
+    if d.round > r.round_cap:  # the round cap: a truncated draw (DuelState.start_round)
         d.over = True
         d.winner = -1
         d.truncated = True

@@ -15,7 +15,7 @@ import numpy as np
 
 from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
 from duelo.envs.infierno.setup import Character, Feat, Weapon
-from duelo.envs.infierno.state import Carried, DuelState, Fighter, Phase, Place, Staredown
+from duelo.envs.infierno.state import Carried, Fighter, InfiernoState, Phase, Place, Staredown
 
 WEAPON_FEATURES = (
     "present",
@@ -163,7 +163,7 @@ OBSERVATION_SPEC = ObservationSpec(
 )
 
 
-def observe(state: DuelState, seat: int, round_cap: int) -> np.ndarray:
+def observe(state: InfiernoState, seat: int, round_cap: int) -> np.ndarray:
     """The observation of `seat` (digest §12) as one float32 vector, in the order of
     OBSERVATION_SPEC.
 

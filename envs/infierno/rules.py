@@ -17,8 +17,8 @@ import numpy as np
 
 from duelo.envs.core.config import fight_of, options_of, require_known
 from duelo.envs.core.dice import Dice, roll_until
-from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import SEATS, seat_names
+from duelo.envs.core.state import Outcome
 from duelo.envs.infierno import combat
 from duelo.envs.infierno.observation import OBSERVATION_SPEC, observe
 from duelo.envs.infierno.setup import (
@@ -43,8 +43,8 @@ from duelo.envs.infierno.state import (
     AttackMode,
     Budget,
     Carried,
-    DuelState,
     Fighter,
+    InfiernoState,
     Phase,
     Place,
     Staredown,
@@ -175,8 +175,8 @@ class InfiernoRuleset:
 
     # --- the ruleset interface ------------------------------------------------------
 
-    def new_duel(self, dice: Dice) -> DuelState:
-        state = DuelState(
+    def new_duel(self, dice: Dice) -> InfiernoState:
+        state = InfiernoState(
             scenario=self.scenario,
             options=self.options,
             fighters=[self._fighter(seat) for seat in SEATS],
@@ -203,7 +203,7 @@ class InfiernoRuleset:
             self._start_round(state)
         return state
 
-    def to_act(self, state: DuelState) -> int | None:
+    def to_act(self, state: InfiernoState) -> int | None:
         if state.result is not None:
             return None
         phase = state.phase
@@ -214,7 +214,7 @@ class InfiernoRuleset:
         assert state.pending_crit is not None
         return state.pending_crit.attacker  # the critical's effect is its attacker's choice
 
-    def legal_actions(self, state: DuelState, seat: int) -> np.ndarray:
+    def legal_actions(self, state: InfiernoState, seat: int) -> np.ndarray:
         mask = np.zeros(len(Action), dtype=bool)
         if self.to_act(state) != seat:
             return mask
@@ -229,7 +229,7 @@ class InfiernoRuleset:
             self._turn_mask(state, seat, mask)
         return mask
 
-    def apply(self, state: DuelState, seat: int, action: int, dice: Dice) -> None:
+    def apply(self, state: InfiernoState, seat: int, action: int, dice: Dice) -> None:
         action = Action(action)
         if state.phase == _BOTH_MISS:
             self._honour(state, seat, action, dice)
@@ -244,7 +244,7 @@ class InfiernoRuleset:
         else:
             self._turn_action(state, seat, action, dice)
 
-    def observe(self, state: DuelState, seat: int) -> np.ndarray:
+    def observe(self, state: InfiernoState, seat: int) -> np.ndarray:
         return observe(state, seat, self.options.round_cap)
 
     # --- setup ------------------------------------------------------------------
@@ -274,7 +274,7 @@ class InfiernoRuleset:
             return min(low, self.options.arena)
         return min(low + dice.roll(high - low + 1, "starting distance") - 1, self.options.arena)
 
-    def _open_formal_duel(self, state: DuelState, dice: Dice) -> None:
+    def _open_formal_duel(self, state: InfiernoState, dice: Dice) -> None:
         """Seed DUELOS: staredown, then the draw (initiative), then the shootout."""
         self._staredown(state, dice)
         for seat in SEATS:
@@ -283,7 +283,7 @@ class InfiernoRuleset:
         state.shootout_round = 0
         self._start_round(state)
 
-    def _staredown(self, state: DuelState, dice: Dice) -> None:
+    def _staredown(self, state: InfiernoState, dice: Dice) -> None:
         """Opposed Intimidate before initiative (seed DUELOS; digest §8.1 readings A/B/C)."""
         reading = state.options.staredown_penalty
         bonuses = []
@@ -314,7 +314,7 @@ class InfiernoRuleset:
         if results == (Staredown.NONE, Staredown.NONE):
             state.say(None, "Staredown: neither duelist flinches")
 
-    def _open_ambush(self, state: DuelState, dice: Dice) -> None:
+    def _open_ambush(self, state: InfiernoState, dice: Dice) -> None:
         """Seed SORPRESA; digest §4 step 2, §10.4 (surprise = A, B or rolled)."""
         surprise = self.scenario.surprise
         ambusher = 1 if surprise == Surprise.B else 0
@@ -345,7 +345,7 @@ class InfiernoRuleset:
         state.say(None, "--- Surprise round ---")
         self._begin_turn(state, ambusher)
 
-    def _roll_initiative(self, state: DuelState, seat: int, dice: Dice) -> None:
+    def _roll_initiative(self, state: InfiernoState, seat: int, dice: Dice) -> None:
         """1d20 + Initiative + draw modifier + staredown penalty (seed PRUEBA DE INICIATIVA)."""
         fighter = state.fighters[seat]
         character = fighter.character
@@ -366,7 +366,7 @@ class InfiernoRuleset:
             parts += f" {sequels:+d} sequels"
         state.say(seat, "Initiative: {} {} = {}", fighter.name, parts, total)
 
-    def _set_order(self, state: DuelState, dice: Dice) -> None:
+    def _set_order(self, state: InfiernoState, dice: Dice) -> None:
         """Descending initiative; ties by Dexterity, then Initiative bonus, then a die (§4)."""
         keys = [(f.initiative, f.character.dex_mod, f.character.init_bonus) for f in state.fighters]
         if keys[0] != keys[1]:
@@ -380,7 +380,7 @@ class InfiernoRuleset:
 
     # --- rounds and turns -------------------------------------------------------
 
-    def _start_round(self, state: DuelState) -> None:
+    def _start_round(self, state: InfiernoState) -> None:
         state.shootout_round += 1
         if not state.start_round(self.round_cap):
             return
@@ -389,7 +389,7 @@ class InfiernoRuleset:
         state.say(None, "--- Round {} ---", state.round)
         self._begin_turn(state, state.order[0])
 
-    def _begin_turn(self, state: DuelState, seat: int) -> None:
+    def _begin_turn(self, state: InfiernoState, seat: int) -> None:
         fighter = state.fighters[seat]
         if fighter.stunned and state.options.stun_duration == "start_of_next_turn":
             fighter.stunned = False  # §7: the stun lasts until the start of own next turn
@@ -398,7 +398,7 @@ class InfiernoRuleset:
         state.budget = Budget(surprise=state.phase == Phase.SURPRISE)
         state.say(seat, "{}'s turn", fighter.name)
 
-    def _end_turn(self, state: DuelState, dice: Dice) -> None:
+    def _end_turn(self, state: InfiernoState, dice: Dice) -> None:
         assert state.current is not None  # a turn is under way
         fighter = state.fighters[state.current]
         if fighter.feint_turns > 0:
@@ -416,7 +416,7 @@ class InfiernoRuleset:
         else:
             self._begin_turn(state, state.order[state.turn_index])
 
-    def _end_round(self, state: DuelState, dice: Dice) -> None:
+    def _end_round(self, state: InfiernoState, dice: Dice) -> None:
         if state.options.stun_duration == "end_of_round":
             for fighter in state.fighters:
                 fighter.stunned = False
@@ -439,7 +439,7 @@ class InfiernoRuleset:
             return
         self._start_round(state)
 
-    def _honour(self, state: DuelState, seat: int, action: Action, dice: Dice) -> None:
+    def _honour(self, state: InfiernoState, seat: int, action: Action, dice: Dice) -> None:
         """Seed DUELOS: settled if both let it go, repeated if one's honour is at stake."""
         state.honour_choices[seat] = action
         if len(state.honour_choices) < 2:
@@ -452,7 +452,7 @@ class InfiernoRuleset:
         else:
             self._repeat_duel(state, dice)
 
-    def _repeat_duel(self, state: DuelState, dice: Dice) -> None:
+    def _repeat_duel(self, state: InfiernoState, dice: Dice) -> None:
         """§8.1: HP, nonlethal and Sequels stay; everything else resets."""
         state.duel_repeats += 1
         state.say(None, "The duel is repeated ({})", state.duel_repeats)
@@ -470,11 +470,11 @@ class InfiernoRuleset:
         state.distance = self._roll_distance(dice)
         self._open_formal_duel(state, dice)
 
-    def _finish(self, state: DuelState, outcome: Outcome) -> None:
+    def _finish(self, state: InfiernoState, outcome: Outcome) -> None:
         state.finish(outcome)
         state.queue.clear()  # attacks still waiting die with the duel
 
-    def _check_out(self, state: DuelState) -> bool:
+    def _check_out(self, state: InfiernoState) -> bool:
         """§9: down at hp <= 0, knocked out at nonlethal >= hp."""
         out = [state.fighters[0].out, state.fighters[1].out]
         if not (out[0] or out[1]):
@@ -523,14 +523,14 @@ class InfiernoRuleset:
         if budget.surprise and (cost == _STANDARD or cost == _MOVE):
             budget.standard = budget.move = False  # §4 step 2: one standard or one move
 
-    def _can_strike(self, state: DuelState, item: Carried) -> bool:
+    def _can_strike(self, state: InfiernoState, item: Carried) -> bool:
         weapon = item.weapon
         if weapon.is_firearm:
             has_ammo = item.ammo > 0 or not state.options.track_ammo
             return not item.jammed and has_ammo and state.distance <= weapon.max_range
         return weapon.category == Category.MELEE and state.distance == 1
 
-    def _turn_mask(self, state: DuelState, seat: int, mask: np.ndarray) -> None:
+    def _turn_mask(self, state: InfiernoState, seat: int, mask: np.ndarray) -> None:
         """The turn actions' mask, in `Action` order (row i is action i): what the budget
         can pay for (`_payable`), and then what the situation allows (a hot path: flags
         computed once, costly checks only for what is paid for)."""
@@ -608,7 +608,7 @@ class InfiernoRuleset:
             pay[21] and round_phase,  # SURRENDER
         ]
 
-    def _turn_action(self, state: DuelState, seat: int, action: Action, dice: Dice) -> None:
+    def _turn_action(self, state: InfiernoState, seat: int, action: Action, dice: Dice) -> None:
         fighter = state.fighters[seat]
         opponent = state.fighters[1 - seat]
         budget = state.budget
@@ -682,7 +682,7 @@ class InfiernoRuleset:
             state.say(seat, "{} {}", fighter.name, "drops prone" if fighter.prone else "stands up")
         self._after_action(state, dice)
 
-    def _after_action(self, state: DuelState, dice: Dice) -> None:
+    def _after_action(self, state: InfiernoState, dice: Dice) -> None:
         if state.result is not None or state.phase == _CRIT_CHOICE or self._check_out(state):
             return
         assert state.current is not None  # a turn is under way
@@ -693,7 +693,7 @@ class InfiernoRuleset:
         elif state.budget.exhausted:
             self._end_turn(state, dice)
 
-    def _delay(self, state: DuelState, seat: int) -> None:
+    def _delay(self, state: InfiernoState, seat: int) -> None:
         """§4 step 5: act right after the opponent from now on."""
         other = 1 - seat
         fighter = state.fighters[seat]
@@ -703,7 +703,7 @@ class InfiernoRuleset:
         state.say(seat, "{} delays, acting after {}", fighter.name, state.fighters[other].name)
         self._begin_turn(state, other)
 
-    def _attacks(self, state: DuelState, seat: int, action: Action) -> list[Attack]:
+    def _attacks(self, state: InfiernoState, seat: int, action: Action) -> list[Attack]:
         fighter = state.fighters[seat]
         main, off = fighter.main, fighter.off
         if action == Action.ATTACK_UNARMED:
@@ -737,14 +737,14 @@ class InfiernoRuleset:
         share = StrShare.HALF if off_hand else _melee_share(weapon.hands)  # seed DAÑO
         return Attack(seat, weapon, AttackMode.MELEE, share, index, penalty, off_hand)
 
-    def _run_attacks(self, state: DuelState, dice: Dice) -> None:
+    def _run_attacks(self, state: InfiernoState, dice: Dice) -> None:
         while state.queue and state.phase != Phase.CRIT_CHOICE:
             attack = state.queue.pop(0)
             combat.resolve_attack(state, attack, dice)
             if any(f.out for f in state.fighters) or state.fighters[attack.attacker].stunned:
                 state.queue.clear()
 
-    def _move(self, state: DuelState, seat: int, action: Action) -> None:
+    def _move(self, state: InfiernoState, seat: int, action: Action) -> None:
         """§6 discrete range model; cover is lost by moving, kept by a step."""
         fighter = state.fighters[seat]
         budget = state.budget
@@ -778,7 +778,7 @@ class InfiernoRuleset:
             state.distance,
         )
 
-    def _clear_jam(self, state: DuelState, seat: int, dice: Dice) -> None:
+    def _clear_jam(self, state: InfiernoState, seat: int, dice: Dice) -> None:
         """Craft (Mechanics) DC 15 as a standard action (seed PIFIAS Y ENCASQUILLAMIENTO)."""
         fighter = state.fighters[seat]
         item = next(i for i in (fighter.main, fighter.off) if i is not None and i.jammed)
@@ -820,7 +820,7 @@ def _melee_share(hands: int) -> StrShare:
 
 
 def _opposed(
-    state: DuelState,
+    state: InfiernoState,
     dice: Dice,
     first: tuple[int, int, str],
     second: tuple[int, int, str],

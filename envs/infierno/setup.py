@@ -21,7 +21,7 @@ from duelo.envs.core.config import (
     require_printable,
     shown,
 )
-from duelo.envs.core.record import MAX_ROUND_CAP, check_round_cap
+from duelo.envs.core.state import MAX_ROUND_CAP, check_round_cap
 
 
 class Category(StrEnum):

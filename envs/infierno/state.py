@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from duelo.envs.core.record import DuelRecord
+from duelo.envs.core.state import DuelState
 from duelo.envs.infierno.setup import Character, InfiernoOptions, Scenario, Weapon
 
 
@@ -200,7 +200,7 @@ class Attack:
 
 
 @dataclass
-class DuelState(DuelRecord):
+class InfiernoState(DuelState):
     ROUND_RELATIVE = ("delayed_round",)
     scenario: Scenario
     options: InfiernoOptions

@@ -22,7 +22,7 @@ import numpy as np
 from duelo.envs.core.config import ConfigError, entry_of, load_entries, packaged_config, require
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.observation import ObservationSpec, ObsKey
-from duelo.envs.core.record import Outcome
+from duelo.envs.core.state import Outcome
 from duelo.envs.liminal.observation import OBSERVATION_SPEC as DUEL_SPEC
 from duelo.envs.liminal.observation import observed
 from duelo.envs.liminal.odds import STANDARD_CL, Grade, roll

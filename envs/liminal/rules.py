@@ -12,8 +12,8 @@ import numpy as np
 
 from duelo.envs.core.config import fight_of, options_of, require_known
 from duelo.envs.core.dice import Dice, roll_until
-from duelo.envs.core.record import Outcome
 from duelo.envs.core.ruleset import seat_names
+from duelo.envs.core.state import Outcome
 from duelo.envs.liminal.observation import OBSERVATION_SPEC, observe
 from duelo.envs.liminal.odds import (
     QUICK_GRAB_CL,

@@ -19,7 +19,7 @@ from duelo.envs.core.config import (
     require_known,
     require_printable,
 )
-from duelo.envs.core.record import check_round_cap
+from duelo.envs.core.state import check_round_cap
 
 
 class Band(IntEnum):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from duelo.envs.core.record import DuelRecord
+from duelo.envs.core.state import DuelState
 from duelo.envs.liminal.setup import Character, LiminalOptions, Scenario, Weapon
 
 
@@ -99,7 +99,7 @@ class PendingHit:
 
 
 @dataclass
-class LiminalState(DuelRecord):
+class LiminalState(DuelState):
     scenario: Scenario
     options: LiminalOptions
     fighters: list[Fighter]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from duelo.envs.core.record import DuelRecord
+from duelo.envs.core.state import DuelState
 from duelo.envs.vampiro.damage import Status
 from duelo.envs.vampiro.setup import Armour, Character, Damage, VampiroOptions, Weapon
 
@@ -169,7 +169,7 @@ class Incoming:
 
 
 @dataclass
-class VampiroState(DuelRecord):
+class VampiroState(DuelState):
     options: VampiroOptions
     fighters: list[Fighter]
     range: float

@@ -1,6 +1,6 @@
 """What every duel keeps, whatever its rules: the round, the narration and the result.
 
-A ruleset's state extends `DuelRecord` with what its own rules track. The end
+A ruleset's state extends `DuelState` with what its own rules track. The end
 of a duel happens here only (`finish`), the round cap is applied here only
 (`start_round`), and "over" means one thing: a result is set (STYLE #16).
 """
@@ -69,7 +69,7 @@ def check_round_cap(value: int, name: str = "round_cap") -> None:
 
 
 @dataclass(kw_only=True)
-class DuelRecord:
+class DuelState:
     """The part of a duel's state that the core owns.
 
     `round` counts the system's rounds (exchanges in a fencing duel); the round
@@ -150,7 +150,7 @@ def _by_class(function: Callable[[type], T]) -> Callable[[type], T]:
 @_by_class
 def _fields(cls: type) -> tuple[str, ...]:
     """The fields a key holds: all of them, but a duel's narration, round and result."""
-    left_out = _NOT_KEYED if issubclass(cls, DuelRecord) else frozenset()
+    left_out = _NOT_KEYED if issubclass(cls, DuelState) else frozenset()
     return tuple(f.name for f in dataclasses.fields(cls) if f.name not in left_out)
 
 
@@ -173,7 +173,7 @@ def _kind(cls: type) -> int:
 
 
 def _key(value: Any, shared: frozenset[int]) -> Hashable:
-    """`value` as a hashable key (see `DuelRecord.key`)."""
+    """`value` as a hashable key (see `DuelState.key`)."""
     kind = _kind(type(value))
     if kind == _ATOM or kind == _OTHER:
         return value
@@ -189,7 +189,7 @@ def _key(value: Any, shared: frozenset[int]) -> Hashable:
 
 
 def _clone(value: Any) -> Any:
-    """A deep copy that shares what cannot change (see `DuelRecord.clone`)."""
+    """A deep copy that shares what cannot change (see `DuelState.clone`)."""
     kind = _kind(type(value))
     if kind == _ATOM or kind == _FROZEN:
         return value
