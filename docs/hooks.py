@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ from duelo.envs.core.system import System
 from duelo.envs.systems import SYSTEM_PACKAGES
 
 SECTION = "Combat systems"
+MEASURED = Path(__file__).parent / "measured"
+"""The figures `docs/measure.py` measured, one JSON file of rows per table."""
 
 
 def _short(package: str) -> str:
@@ -33,6 +36,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     pages = [{_short(p).capitalize(): f"systems/{_short(p)}.md"} for p in SYSTEM_PACKAGES]
     config.nav = [*(config.nav or []), {SECTION: pages}]
     return config
+
+
+def on_page_markdown(markdown: str, **_: Any) -> str:
+    """A page's measured tables, from the data `docs/measure.py` wrote."""
+    return rendered(markdown)
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
@@ -73,3 +81,30 @@ def _suite(suite: tuple[dict[str, Any], ...]) -> str:
 def _demoted(doc: str) -> list[str]:
     """The docstring's `## Heading`s as the page's fourth level, under its env id."""
     return [re.sub(r"^## ", "#### ", line) for line in doc.splitlines()]
+
+
+def brains_table(rows: list[dict[str, Any]]) -> str:
+    """The rows as the page's markdown table."""
+    lines = ["| system, scenario | brain vs expert | as A / as B |", "|---|---|---|"]
+    for row in rows:
+        label = f"{row['system']}, {row['setup']}"
+        if row["brain"] != f"brain:{row['system']}":
+            label += f": {row['brain']}"
+        score = f"{row['score']:.3f} [{row['low']:.3f}, {row['high']:.3f}]"
+        lines.append(f"| {label} | {score} | {row['as_a']:.3f} / {row['as_b']:.3f} |")
+    return "\n".join(lines)
+
+
+TABLES = {"brains": brains_table}
+"""What a page's `<!-- measured: NAME -->` becomes: NAME's rows in `measured/NAME.json`
+(written by `docs/measure.py`, never by hand)."""
+
+
+def rendered(markdown: str) -> str:
+    """`markdown` with each marker replaced by its table."""
+    for name, table in TABLES.items():
+        marker = f"<!-- measured: {name} -->"
+        if marker in markdown:
+            rows = json.loads((MEASURED / f"{name}.json").read_text(encoding="utf-8"))
+            markdown = markdown.replace(marker, table(rows))
+    return markdown

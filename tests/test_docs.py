@@ -5,12 +5,15 @@ names every env id, and every `duelo` command the README and the docs show parse
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
+import json
 import re
 import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,6 +105,25 @@ def test_every_documented_command_parses(page: str, command: str) -> None:
         pytest.fail(f"{page}: `{command}` does not parse (exit {exit.code})")
 
 
+def _docs_module(name: str) -> Any:
+    """A module of docs/ (the site's tooling, not part of the package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "docs" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_measured_brains_table_has_a_row_per_shipped_brain_and_setup() -> None:
+    """What `docs/measure.py` measures now (each shipped brain in each setup it plays)
+    is what its data holds, each row of the documented 2,000 duels."""
+    rows = json.loads((ROOT / "docs" / "measured" / "brains.json").read_text(encoding="utf-8"))
+    wanted = [(s, label, brain) for s, label, _, brain in _docs_module("measure").brain_setups()]
+    assert [(row["system"], row["setup"], row["brain"]) for row in rows] == wanted
+    assert {row["duels"] for row in rows} == {2000}
+    assert all(row["low"] <= row["score"] <= row["high"] for row in rows)
+
+
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     pytest.importorskip("mkdocs", reason="the docs extra (pip install -e '.[docs]')")
     site = tmp_path / "site"
@@ -117,3 +139,5 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
         page = (site / "systems" / package.rsplit(".", 1)[-1] / "index.html").read_text()
         for entry in importlib.import_module(f"{package}.system").SYSTEMS:
             assert all(env_id in page for env_id in entry.env_ids), entry.id
+    brains = (site / "brains" / "index.html").read_text()
+    assert "<!-- measured" not in brains and "infierno, formal_duel" in brains
