@@ -171,6 +171,12 @@ class NumpyBrain:
                 f"brain {self.name}: observation of shape {flat.shape} and dtype {flat.dtype}, "
                 f"expected {expected}"
             )
+        if not np.isfinite(flat).all():  # a NaN's logits would argmax to action 0 unseen
+            bad = int(np.flatnonzero(~np.isfinite(flat))[0])
+            raise BrainError(
+                f"brain {self.name}: observation entry {self.spec.field_names()[bad]} is "
+                f"{flat[bad]}, not a finite number"
+            )
         return flat
 
 
@@ -185,10 +191,25 @@ def shipped_brains(system: str, variant: Mapping[str, Any] | None = None) -> lis
         if not manifest.is_file():
             continue
         read = json.loads(manifest.read_text("utf-8"))
-        trained = {k: v for k, v in read.get("env_kwargs", {}).items() if k != "scenario"}
-        if read.get("system") == system and (variant is None or _within(trained, variant)):
+        if read.get("system") == system and (variant is None or _within(fixed_by(read), variant)):
             names.append(f"brain:{folder.name}")
     return names
+
+
+def fixed_by(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """What a brain's training fixed of the duel (options, fighters), scenarios aside: it
+    is judged in every scenario of its system, but only in duels that fix those alike."""
+    return {k: v for k, v in manifest.get("env_kwargs", {}).items() if k != "scenario"}
+
+
+def check_fits(brain: NumpyBrain, variant: Mapping[str, Any]) -> None:
+    """Refuse (`BrainError`) a duel that does not fix what the brain's training fixed:
+    the faithful card duel's PJ in a symmetric duel would play a game it never saw."""
+    fixed = fixed_by(brain.manifest)
+    if not _within(fixed, variant):
+        raise BrainError(
+            f"{brain.name}: trained with {fixed}, which this duel ({dict(variant)}) does not set"
+        )
 
 
 def _within(fixed: Any, variant: Any) -> bool:

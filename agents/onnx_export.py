@@ -3,10 +3,13 @@ JS or C++): the normaliser, the layers and the masked argmax inside one graph.
 
 Inputs `observation` float32 [N, D] (the flat vector the manifest's observation schema
 lays out) and `action_mask` bool [N, A]; outputs `action` int64 [N] (the legal action
-of highest logit) and `logits` float32 [N, A]. The graph follows `NumpyBrain.logits`
-step by step (the normaliser in float64, the layers in float32), and the model's
-metadata carries the brain's manifest as JSON under `duelo_manifest`. Needs the `onnx`
-extra.
+of highest logit), `logits` float32 [N, A] and `valid` bool [N]. A row whose mask
+allows nothing, or whose observation holds a NaN or an infinity, is refused as the
+numpy brain refuses it: `valid` false and `action` -1, never a legal-looking 0. The
+graph follows `NumpyBrain.logits` step by step, in float32 throughout (no double
+tensor: Unity Sentis runs none), with only operators Sentis lists (`SENTIS_OPERATORS`);
+the model's metadata carries the brain's manifest as JSON under `duelo_manifest`.
+Needs the `onnx` extra.
 """
 
 from __future__ import annotations
@@ -22,6 +25,12 @@ from duelo.agents.brain import NumpyBrain, load_brain
 
 OPSET = 17
 """ONNX opset: Clip, Gemm, Where and ArgMax as Sentis and onnxruntime read them."""
+SENTIS_OPERATORS = frozenset(
+    {"And", "ArgMax", "Cast", "Clip", "Equal", "Gemm", "Greater", "Mul", "ReduceMax"}
+    | {"ReduceSum", "Relu", "Sub", "Tanh", "Where"}
+)
+"""The operators the graph may use: each on Unity Sentis' list of supported ONNX
+operators, for float and int tensors (a bool is cast to float before a reduction)."""
 ACTIVATION_OPS = {"tanh": "Tanh", "relu": "Relu"}
 
 
@@ -29,18 +38,28 @@ def brain_graph(brain: NumpyBrain) -> onnx.ModelProto:
     """The ONNX model of `brain`, checked by `onnx.checker`."""
     size, actions = brain.spec.size, len(brain.head[1])
     constants = [
-        numpy_helper.from_array(brain.obs_mean.astype(np.float64), "obs_mean"),
-        numpy_helper.from_array(brain.obs_scale.astype(np.float64), "obs_scale"),
-        numpy_helper.from_array(np.array(-brain.clip, np.float64), "clip_low"),
-        numpy_helper.from_array(np.array(brain.clip, np.float64), "clip_high"),
+        numpy_helper.from_array(brain.obs_mean.astype(np.float32), "obs_mean"),
+        numpy_helper.from_array(brain.obs_scale.astype(np.float32), "obs_scale"),
+        numpy_helper.from_array(np.array(-brain.clip, np.float32), "clip_low"),
+        numpy_helper.from_array(np.array(brain.clip, np.float32), "clip_high"),
         numpy_helper.from_array(np.array(-np.inf, np.float32), "illegal"),
+        numpy_helper.from_array(np.array(0.0, np.float32), "zero"),
+        numpy_helper.from_array(np.array([1], np.int64), "row_axis"),
+        numpy_helper.from_array(np.array(-1, np.int64), "refused"),
     ]
     nodes = [
-        helper.make_node("Cast", ["observation"], ["x64"], to=TensorProto.DOUBLE),
-        helper.make_node("Sub", ["x64", "obs_mean"], ["centred"]),
+        helper.make_node("Sub", ["observation", "obs_mean"], ["centred"]),
         helper.make_node("Mul", ["centred", "obs_scale"], ["scaled"]),
-        helper.make_node("Clip", ["scaled", "clip_low", "clip_high"], ["clipped"]),
-        helper.make_node("Cast", ["clipped"], ["h0"], to=TensorProto.FLOAT),
+        helper.make_node("Clip", ["scaled", "clip_low", "clip_high"], ["h0"]),
+        # valid: a finite observation (x * 0 sums to 0, a NaN or an infinity to NaN)
+        # and a mask with a legal action
+        helper.make_node("Mul", ["observation", "zero"], ["nothing"]),
+        helper.make_node("ReduceSum", ["nothing", "row_axis"], ["probe"], keepdims=0),
+        helper.make_node("Equal", ["probe", "zero"], ["finite"]),
+        helper.make_node("Cast", ["action_mask"], ["legal"], to=TensorProto.FLOAT),
+        helper.make_node("ReduceMax", ["legal"], ["most"], axes=[1], keepdims=0),
+        helper.make_node("Greater", ["most", "zero"], ["any_legal"]),
+        helper.make_node("And", ["finite", "any_legal"], ["valid"]),
     ]
     activation = ACTIVATION_OPS[brain.manifest["network"]["activation"]]
     current = "h0"
@@ -64,7 +83,8 @@ def brain_graph(brain: NumpyBrain) -> onnx.ModelProto:
     nodes += [
         helper.make_node("Gemm", [current, "action_weight", "action_bias"], ["logits"]),
         helper.make_node("Where", ["action_mask", "logits", "illegal"], ["masked"]),
-        helper.make_node("ArgMax", ["masked"], ["action"], axis=1, keepdims=0),
+        helper.make_node("ArgMax", ["masked"], ["best"], axis=1, keepdims=0),
+        helper.make_node("Where", ["valid", "best", "refused"], ["action"]),
     ]
     graph = helper.make_graph(
         nodes,
@@ -76,6 +96,7 @@ def brain_graph(brain: NumpyBrain) -> onnx.ModelProto:
         outputs=[
             helper.make_tensor_value_info("action", TensorProto.INT64, ["N"]),
             helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", actions]),
+            helper.make_tensor_value_info("valid", TensorProto.BOOL, ["N"]),
         ],
         initializer=constants,
     )

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from duelo.agents.brain import load_brain
+from duelo.agents.brain import NumpyBrain, check_fits, load_brain
 from duelo.agents.random_policy import RandomPolicy
 from duelo.agents.sandbox import SandboxedPolicy
 from duelo.envs.core.policy import Policy
@@ -53,11 +53,12 @@ def make_policy(
     name: str | Policy, system: str, variant: Mapping[str, Any] | None = None
 ) -> Policy:
     """A policy from its name (a `Policy` passes through unchanged). `variant` is the duel
-    in play (scenario, options...), which only `optimal` reads: it solves that duel."""
+    in play (scenario, options...): `optimal` solves that duel, and a brain whose
+    training fixed what the duel does not set alike is refused."""
     if not isinstance(name, str):
         return name
     if name.startswith("brain:"):
-        return load_brain(name.removeprefix("brain:"), system)
+        return _brain(name, system, variant)
     prefix, _, short = name.rpartition(":")
     if is_imported(name):
         return SandboxedPolicy(name, system)
@@ -70,6 +71,15 @@ def make_policy(
     if short in factories:
         return factories[short]()
     raise _unknown(name, system)
+
+
+def _brain(name: str, system: str, variant: Mapping[str, Any] | None) -> NumpyBrain:
+    """A brain for `system`, refused in a duel (`variant`, when known) that does not fix
+    what its training fixed."""
+    brain = load_brain(name.removeprefix("brain:"), system)
+    if variant is not None:
+        check_fits(brain, variant)
+    return brain
 
 
 def _check_system(name: str, prefix: str, system: str) -> None:
@@ -96,7 +106,7 @@ def check_policy(name: str, system: str, variant: Mapping[str, Any] | None = Non
         SandboxedPolicy(name, system).check()
         return
     if name.startswith("brain:"):
-        load_brain(name.removeprefix("brain:"), system)
+        _brain(name, system, variant)
         return
     prefix, _, short = name.rpartition(":")
     _check_system(name, prefix, system)

@@ -1,20 +1,25 @@
 """`duelo serve`: NPC brains behind a local HTTP API, for tools in any language.
 
-Routes: `GET /systems` (every system, its actions and every observation entry by
-name), `GET /brains` (the brains loaded), `POST /v1/{system}/act` (a loaded brain's
+Routes: `GET /health` (up, its version, the brains loaded), `GET /systems` (every
+system, its actions and every observation entry by name), `GET /brains` (the brains
+loaded), `POST /v1/{system}/act` (a loaded brain's
 action for a flat observation and mask, or for a situation written with entry names)
 and `POST /v1/{system}/duel` (a seeded duel between two named policies, its narration
 as JSON). Brains are loaded at startup only, from the command line, never from a
 path a request names; a duel's policies are the system's scripted NPCs and the loaded
-brains. Request bodies over `MAX_BODY` bytes are refused (413); unknown fields and
-out-of-bound values are refused (422) with the field named; a request whose Host header
+brains, and a brain plays only duels that fix what its training fixed. Request bodies
+over `MAX_BODY` bytes are refused (413); unknown fields, values of another JSON type
+than the field's ("7" for a seed) and out-of-bound values are refused (422) with the
+field named; a request whose Host header
 is not an allowed host (by default the loopback names) is refused (400), so a web page
-cannot reach the server through DNS rebinding. FastAPI serves the
-OpenAPI spec at `/openapi.json`. Needs the `serve` extra.
+cannot reach the server through DNS rebinding. The OpenAPI spec is at
+`/openapi.json`, and `/docs` lists the routes on a page that fetches nothing, so it
+reads offline. Needs the `serve` extra.
 """
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 from typing import Annotated, Any
@@ -22,12 +27,12 @@ from typing import Annotated, Any
 import numpy as np
 from fastapi import FastAPI, HTTPException, Path, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 import duelo
-from duelo.agents.brain import NumpyBrain, load_brain
+from duelo.agents.brain import BrainError, NumpyBrain, check_fits, load_brain
 from duelo.agents.encode import encode
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.runner import play_duel
@@ -44,7 +49,11 @@ SystemId = Annotated[str, Path(pattern=r"^[a-z_]{1,40}$")]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Unknown fields are refused, and so is a value of another JSON type than the
+    field's: "7" or true for a seed, "yes" for a mask entry (an integer stands for a
+    float, as JSON writes 2.0)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ActRequest(Strict):
@@ -151,7 +160,9 @@ def create_app(
     for reference in brains:
         brain = load_brain(reference)
         loaded[brain.name.removeprefix("brain:")] = brain
-    app = FastAPI(title="duelo", version=duelo.__version__, description=__doc__)
+    app = FastAPI(
+        title="duelo", version=duelo.__version__, description=__doc__, docs_url=None, redoc_url=None
+    )
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
@@ -166,6 +177,17 @@ def create_app(
     def known_system(system: str) -> None:
         if system not in SYSTEMS:
             raise HTTPException(404, f"unknown system {system!r}")
+
+    @app.get("/health")
+    def health() -> dict[str, Any]:
+        """Whether the server answers, its version and the brains it holds."""
+        return {"status": "ok", "version": duelo.__version__, "brains": sorted(loaded)}
+
+    @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+    def docs() -> str:
+        """The routes and their bodies, from the OpenAPI spec, as a page that fetches
+        nothing (FastAPI's own pages load their scripts from a CDN)."""
+        return routes_page(app.openapi())
 
     @app.get("/systems")
     def systems() -> list[dict[str, Any]]:
@@ -237,6 +259,13 @@ def create_app(
             SYSTEMS[system].check_variant(variant, "scenario")
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
+        for field in ("a", "b"):
+            name = getattr(request, field)
+            if name.startswith("brain:"):
+                try:
+                    check_fits(loaded[name.removeprefix("brain:")], variant)
+                except BrainError as error:
+                    raise HTTPException(422, f"{field}: {error}") from None
         ruleset = SYSTEMS[system].ruleset(**variant)
         a, b = (
             loaded[name.removeprefix("brain:")]
@@ -254,3 +283,27 @@ def create_app(
         )
 
     return app
+
+
+def routes_page(spec: dict[str, Any]) -> str:
+    """Each route of `spec` with its summary and its request body's fields, as HTML."""
+    rows = []
+    schemas = spec.get("components", {}).get("schemas", {})
+    for path, methods in spec["paths"].items():
+        for method, operation in methods.items():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            ref = (body or {}).get("schema", {}).get("$ref", "")
+            fields = schemas.get(ref.rsplit("/", 1)[-1], {}).get("properties", {})
+            listed = ", ".join(html.escape(name) for name in fields) or "-"
+            summary = html.escape(operation.get("description") or operation.get("summary", ""))
+            route = html.escape(f"{method.upper()} {path}")
+            rows.append(
+                f"<tr><td><code>{route}</code></td><td>{summary}</td><td>{listed}</td></tr>"
+            )
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><title>duelo API</title></head>"
+        "<body><h1>duelo API</h1><p>The full spec: <a href='/openapi.json'>/openapi.json</a>."
+        "</p><table><tr><th>route</th><th>what</th><th>body fields</th></tr>"
+        + "".join(rows)
+        + "</table></body></html>"
+    )

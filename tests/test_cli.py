@@ -242,3 +242,13 @@ def test_the_tournament_says_when_heatmaps_are_skipped(
     argv = ["tournament", "--system", "esgrima_duel", "--policies", "random", "expert"]
     assert main([*argv, "--duels", "2", "--workers", "1", "--out", str(tmp_path)]) == 0
     assert "heatmaps skipped: matplotlib is not installed" in capsys.readouterr().out
+
+
+def test_a_brain_is_refused_in_a_duel_its_training_did_not_fix(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The faithful card duel's PJ sits out the symmetric duel, with a line saying why."""
+    argv = ["duel", "esgrima_duel", "--a", "brain:esgrima_duel_faithful", "--b", "expert"]
+    assert main(argv) == 2
+    assert "trained with {'options': {'duel_variant': 'faithful'}}" in capsys.readouterr().err
+    assert main([*argv, "--option", "duel_variant=faithful"]) == 0

@@ -116,7 +116,8 @@ def test_a_body_over_the_limit_is_refused() -> None:
 
 def test_the_openapi_spec_lists_every_route() -> None:
     spec = CLIENT.get("/openapi.json").json()
-    assert set(spec["paths"]) == {"/systems", "/brains", "/v1/{system}/act", "/v1/{system}/duel"}
+    routes = {"/health", "/systems", "/brains", "/v1/{system}/act", "/v1/{system}/duel"}
+    assert set(spec["paths"]) == routes
     assert spec["components"]["schemas"]["ActRequest"]["additionalProperties"] is False
 
 
@@ -141,3 +142,46 @@ FIELDS = st.sampled_from(
 def test_fuzzed_requests_never_meet_a_server_error(route: str, system: str, body: object) -> None:
     answer = CLIENT.post(f"/v1/{system}/{route}", content=json.dumps(body, allow_nan=True))
     assert answer.status_code < 500, answer.text
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"action_mask": ["yes", "no"]}, "action_mask"),
+        ({"brain": 7}, "brain"),
+        ({"observation": ["1"]}, "observation"),
+    ],
+)
+def test_a_value_of_another_json_type_is_refused(change: dict, named: str) -> None:
+    flat, mask = decision("dunwich")
+    body = {"brain": "dunwich", "observation": flat.tolist(), "action_mask": mask.tolist()}
+    answer = CLIENT.post("/v1/dunwich/act", json={**body, **change})
+    assert answer.status_code == 422 and named in answer.text
+
+
+def test_integers_stand_for_floats_in_an_observation() -> None:
+    flat, mask = decision("dunwich")
+    body = {"brain": "dunwich", "observation": [int(v) if v == int(v) else v for v in flat]}
+    answer = CLIENT.post("/v1/dunwich/act", json={**body, "action_mask": mask.tolist()})
+    assert answer.status_code == 200, answer.text
+
+
+@pytest.mark.parametrize("seed", ["7", True, 7.0])
+def test_a_seed_must_be_an_integer(seed: object) -> None:
+    answer = CLIENT.post("/v1/dunwich/duel", json={"a": "expert", "b": "random", "seed": seed})
+    assert answer.status_code == 422 and "seed" in answer.text
+
+
+def test_a_brain_plays_only_duels_that_fix_what_its_training_fixed() -> None:
+    client = TestClient(create_app(["esgrima_duel_faithful"]), base_url="http://localhost")
+    body = {"a": "brain:esgrima_duel_faithful", "b": "expert"}
+    answer = client.post("/v1/esgrima_duel/duel", json=body)
+    assert answer.status_code == 422 and "a: brain:esgrima_duel_faithful: trained" in answer.text
+
+
+def test_health_and_docs_answer_offline() -> None:
+    health = CLIENT.get("/health").json()
+    assert health["status"] == "ok" and health["brains"] == ["dunwich", "infierno"]
+    page = CLIENT.get("/docs")
+    assert page.status_code == 200 and "/v1/{system}/act" in page.text
+    assert "<script" not in page.text and "cdn" not in page.text.lower()
