@@ -34,3 +34,13 @@ def test_rl_zoo3_trains_a_duelo_env(tmp_path: Path) -> None:
     run = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert run.returncode == 0, run.stderr[-2000:]
     assert (tmp_path / "ppo" / "duelo-Dunwich-v2_1" / "duelo-Dunwich-v2.zip").is_file()
+    enjoy = [  # the documented replay of what it trained
+        sys.executable,
+        "-m",
+        "rl_zoo3.enjoy",
+        *("--algo", "ppo", "--env", "duelo/Dunwich-v2", "--gym-packages", "duelo"),
+        *("-f", str(tmp_path), "--exp-id", "1", "--no-render", "-n", "300"),
+    ]
+    run = subprocess.run(enjoy, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Mean reward" in run.stdout
