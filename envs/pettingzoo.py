@@ -7,9 +7,14 @@ observation is `{"observation": the flat float32 vector, "action_mask": int8}`,
 and the mask of an agent not to act is all zeros; rewards come at the end (+1, -1,
 0 for a draw or the round cap, a withdrawal's stake where a system has one).
 What an agent may not see stays hidden, exactly as in the Gymnasium env: both
-read `ruleset.observe`. The engine owns the dice; an illegal action raises
-`IllegalActionError` naming it. There is no parallel env: every duelo system
-decides one seat at a time (a sealed bid, too, is two decisions in turn).
+read `ruleset.observe`. The engine owns the dice. An illegal action follows PettingZoo
+classic's convention by default (`illegal_action="terminate"`): the offender gets
+`illegal_reward` (-1), the other 0, the game ends for both, and the offender's info
+says `illegal_move`; `illegal_action="raise"` raises `IllegalActionError` naming it,
+to debug an agent. Every duelo system decides one seat at a time (a sealed bid, too,
+is two decisions in turn), so `parallel_env` is PettingZoo's own
+`turn_based_aec_to_parallel` over it: each parallel step is the one agent to act.
+`render_mode="ansi"` returns the narration, `"human"` prints it.
 
 A duel that the rules end before anyone decides still counts, as in the Gymnasium
 env: agent "a" gets one step whose only legal action, `TAKE_RESULT`, ends it with that
@@ -22,30 +27,45 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.duel_env import DRAW, action_number, take_result_mask
-from duelo.envs.core.ruleset import check_legal
+from duelo.envs.core.ruleset import IllegalActionError, check_legal
 from duelo.envs.core.spaces import flat_space
 from duelo.envs.systems import system as system_of
 
 AGENTS = ("a", "b")
 """Agent "a" plays seat 0 (side A), "b" seat 1."""
+ILLEGAL_ACTIONS = ("terminate", "raise")
 
 
 class DuelAEC(AECEnv):
     """A duel of `system` between two PettingZoo agents; `variant` as for `gym.make`
-    (scenario, fighters, options...). `render_mode="ansi"` narrates it."""
+    (scenario, fighters, options...). `render_mode` "ansi" returns the narration,
+    "human" prints it; `illegal_action` and `illegal_reward` as the module says."""
 
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": False, "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": True, "render_fps": 4}
 
-    def __init__(self, system: str, render_mode: str | None = None, **variant: Any) -> None:
+    def __init__(
+        self,
+        system: str,
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        **variant: Any,
+    ) -> None:
         super().__init__()
         info = system_of(system)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(
+                f"illegal_action must be 'terminate' or 'raise', not {illegal_action!r}"
+            )
+        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.ruleset = info.ruleset(**variant)
         self.metadata = {
             **self.metadata,
@@ -102,7 +122,13 @@ class DuelAEC(AECEnv):
         seat = AGENTS.index(agent)
         self._cumulative_rewards[agent] = 0.0
         number = action_number(action)  # 2.7 or "3" is an error, as in the Gymnasium env
-        check_legal(self.ruleset, self.state, seat, number, self._mask(seat))
+        try:
+            check_legal(self.ruleset, self.state, seat, number, self._mask(seat))
+        except IllegalActionError as error:
+            if self.illegal_action == "raise":
+                raise
+            self._end_for_an_illegal_move(agent, str(error))
+            return
         if not self._unplayed:
             self.ruleset.apply(self.state, seat, number, self.dice)
         outcome = self.state.result
@@ -121,6 +147,16 @@ class DuelAEC(AECEnv):
                 }
         self._accumulate_rewards()
 
+    def _end_for_an_illegal_move(self, agent: str, why: str) -> None:
+        """PettingZoo classic's rule: the offender loses `illegal_reward`, the other gets
+        nothing, and the game is over for both."""
+        for name in AGENTS:
+            self.rewards[name] = self.illegal_reward if name == agent else 0.0
+            self.terminations[name] = True
+            self.infos[name] = {"outcome": why, "winner": DRAW}
+        self.infos[agent]["illegal_move"] = True
+        self._accumulate_rewards()
+
     def _mask(self, seat: int) -> np.ndarray:
         """`seat`'s legal actions; `TAKE_RESULT` alone for agent "a" in a duel the rules
         ended before anyone decided."""
@@ -135,15 +171,25 @@ class DuelAEC(AECEnv):
         return self.state.result is not None and not ended
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi" or self.state is None:
+        if self.render_mode is None or self.state is None:
             return None
-        return "\n".join(event.text for event in self.state.log) + "\n"
+        text = "\n".join(event.text for event in self.state.log) + "\n"
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""
 
 
-def env(system: str, render_mode: str | None = None, **variant: Any) -> AECEnv:
+def env(system: str, render_mode: str | None = None, **kwargs: Any) -> AECEnv:
     """The AEC env of `system` (an id of `duelo systems`), guarded by PettingZoo's
-    `OrderEnforcingWrapper` (no step before reset)."""
-    return wrappers.OrderEnforcingWrapper(DuelAEC(system, render_mode, **variant))
+    `OrderEnforcingWrapper` (no step before reset); `kwargs` as `DuelAEC` takes them."""
+    return wrappers.OrderEnforcingWrapper(DuelAEC(system, render_mode, **kwargs))
+
+
+def parallel_env(system: str, render_mode: str | None = None, **kwargs: Any) -> ParallelEnv:
+    """The same duel as a parallel env: PettingZoo's `turn_based_aec_to_parallel` over
+    `env`, each step's actions those of the one agent to act."""
+    return turn_based_aec_to_parallel(env(system, render_mode, **kwargs))

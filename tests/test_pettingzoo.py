@@ -1,4 +1,6 @@
-"""PettingZoo: every system's AEC env passes PettingZoo's own API and seed tests."""
+"""PettingZoo: every system's AEC env passes PettingZoo's own API, seed and render
+tests, and its parallel env (`turn_based_aec_to_parallel`) the parallel API test; an
+illegal move ends the game as PettingZoo classic's do."""
 
 from __future__ import annotations
 
@@ -7,7 +9,13 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import (  # noqa: E402
+    api_test,
+    parallel_api_test,
+    parallel_seed_test,
+    render_test,
+    seed_test,
+)
 
 from duelo.envs import pettingzoo as duelo_pz  # noqa: E402
 from duelo.envs.core.duel_env import TAKE_RESULT  # noqa: E402
@@ -43,6 +51,34 @@ def test_seed_test(system: str, variant: dict) -> None:
     seed_test(lambda: duelo_pz.env(system, **variant), num_cycles=300)
 
 
+@pytest.mark.parametrize(("system", "variant"), VARIANTS, ids=IDS)
+@pytest.mark.filterwarnings(*ADVICE)
+def test_parallel_api_and_seed_tests(system: str, variant: dict) -> None:
+    parallel_api_test(duelo_pz.parallel_env(system, **variant), num_cycles=300)
+    parallel_seed_test(lambda: duelo_pz.parallel_env(system, **variant), num_cycles=300)
+
+
+@pytest.mark.parametrize("system", list(SYSTEMS))
+def test_render_test(system: str, capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode: duelo_pz.env(system, render_mode=render_mode))
+    assert capsys.readouterr().out  # "human" printed the narration
+
+
+def test_an_illegal_move_ends_the_game_against_the_offender() -> None:
+    env = duelo_pz.env("infierno")
+    env.reset(seed=0)
+    offender = env.agent_selection
+    mask = env.observe(offender)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    other = next(agent for agent in env.possible_agents if agent != offender)
+    assert env.rewards == {offender: -1.0, other: 0.0}
+    assert all(env.terminations.values())
+    assert env.infos[offender]["illegal_move"] and "illegal" in env.infos[offender]["outcome"]
+    for _ in env.agent_iter():  # each agent is told, then the game is over
+        env.step(None)
+    assert env.agents == []
+
+
 @pytest.mark.parametrize("system", list(SYSTEMS))
 def test_a_whole_duel_is_zero_sum_and_narrated(system: str) -> None:
     env = duelo_pz.env(system, render_mode="ansi")
@@ -75,8 +111,8 @@ def test_the_final_infos_hold_the_aftermath() -> None:
         env.step(int(np.flatnonzero(observation["action_mask"])[0]))
 
 
-def test_an_illegal_action_is_named() -> None:
-    env = duelo_pz.env("infierno")
+def test_an_illegal_action_is_named_when_asked_to_raise() -> None:
+    env = duelo_pz.env("infierno", illegal_action="raise")
     env.reset(seed=0)
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
@@ -87,8 +123,10 @@ def test_an_illegal_action_is_named() -> None:
 def test_unknown_systems_and_render_modes_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown system 'chess'"):
         duelo_pz.env("chess")
-    with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
-        duelo_pz.env("dunwich", render_mode="human")
+    with pytest.raises(ValueError, match="render_mode must be None, 'ansi' or 'human'"):
+        duelo_pz.env("dunwich", render_mode="rgb_array")
+    with pytest.raises(ValueError, match="illegal_action must be 'terminate' or 'raise'"):
+        duelo_pz.env("dunwich", illegal_action="ignore")
 
 
 def test_a_non_integer_action_is_refused() -> None:
