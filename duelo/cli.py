@@ -6,6 +6,7 @@ best play (`solve`, `exploit`), make and ship brains (`train`, `export`, `onnx`,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -30,6 +31,7 @@ from duelo.evaluation.report import build_report, plots_available, render, write
 from duelo.evaluation.tournament import (
     BACKENDS,
     MAX_DUELS,
+    SPEC_FILE,
     TournamentSpec,
     canonical_policies,
     check_engine,
@@ -94,6 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\nduelo: interrupted{RESUME_HINTS.get(args.command, '')}", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader stopped reading (`duelo systems | head`): quietly
+        with contextlib.suppress(OSError, ValueError):  # Python's flush at exit, too
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (ValueError, OSError) as error:  # ConfigError and BrainError are ValueErrors
         print(f"duelo: error: {error}", file=sys.stderr)
         return 2
@@ -526,6 +532,11 @@ def run_tournaments(args: argparse.Namespace) -> None:
     if args.engine == "fast":
         for spec in specs:
             check_engine(spec.system, spec.policies)
+    if args.resume and not any((args.out / spec.system / SPEC_FILE).exists() for spec in specs):
+        raise ValueError(
+            f"--resume: {args.out} holds no tournament to resume (run without --resume to "
+            "start one)"
+        )
     with writing_folder(args.out):
         reports = []
         for spec in specs:
@@ -588,10 +599,6 @@ def progress_bar(label: str, width: int = 30) -> Callable[[int, int], None]:
     return show
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
-
 def _serve(args: argparse.Namespace) -> None:
     run_server(args.brain, args.host, args.port, args.allowed_host)
 
@@ -614,3 +621,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
     "bench": _bench,
 }
 """Each subcommand's handler; `main` turns their errors into messages and exit codes."""
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

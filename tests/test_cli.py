@@ -252,3 +252,24 @@ def test_a_brain_is_refused_in_a_duel_its_training_did_not_fix(
     assert main(argv) == 2
     assert "trained with {'options': {'duel_variant': 'faithful'}}" in capsys.readouterr().err
     assert main([*argv, "--option", "duel_variant=faithful"]) == 0
+
+
+def test_resume_without_a_run_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "never"
+    assert (
+        main(["tournament", "--system", "infierno", "--duels", "2", "--resume", "--out", str(out)])
+        == 2
+    )
+    assert "holds no tournament to resume" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_reader_that_stops_reading_ends_it_quietly(tmp_path: Path) -> None:
+    """`duelo systems | head -1`: no message and no traceback on the closed pipe (run as
+    `python -m duelo.cli`, which must work too)."""
+    errors = tmp_path / "stderr"
+    command = f"{sys.executable} -m duelo.cli systems 2>{errors} | head -c 10 >/dev/null"
+    subprocess.run(["bash", "-c", command], check=True, timeout=120)
+    assert errors.read_text() == ""
