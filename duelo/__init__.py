@@ -4,7 +4,7 @@ Importing duelo registers its env ids with Gymnasium:
 
     import gymnasium as gym
     import duelo  # noqa: F401
-    env = gym.make("duelo/Infierno-v0")
+    env = gym.make("duelo/Infierno-v2")
 """
 
 from duelo.registration import SYSTEMS, register_envs

@@ -11,11 +11,13 @@ import importlib.util
 import io
 import json
 from dataclasses import asdict, dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from duelo.envs.systems import system
 from duelo.evaluation.stats import bootstrap_elo, bradley_terry, elo, wilson_interval
 
 ANCHOR_RATING = 1000.0
@@ -301,7 +303,8 @@ def _exact_cell(exact: dict[str, float], key: str) -> list[str]:
 def write_outputs(reports: list[Report], out: Path) -> list[Path]:
     """report.md, pairings.csv, ratings.csv, summary.json and heatmaps (with matplotlib)."""
     written = [out / "report.md", out / "pairings.csv", out / "ratings.csv", out / "summary.json"]
-    written[0].write_text("\n".join(render(r, markdown=True) for r in reports), encoding="utf-8")
+    body = "\n".join(render(r, markdown=True) for r in reports)
+    written[0].write_text(report_header(reports) + body, encoding="utf-8")
     pairing_csv = io.StringIO()
     writer = csv.writer(pairing_csv)
     writer.writerow(
@@ -366,6 +369,17 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
     )
     written += _heatmaps(reports, out)
     return written
+
+
+def report_header(reports: list[Report]) -> str:
+    """What report.md is of: duelo's version, and each system's env id (its rules'
+    version), duels and policies."""
+    lines = [f"# duelo {metadata.version('duelo')}: tournament report", ""]
+    for report in reports:
+        env_id = system(report.system).env_id
+        policies = ", ".join(_short(p) for p in report.policies)
+        lines.append(f"- {report.system} (`{env_id}`): {report.duels:,} duels among {policies}")
+    return "\n".join(lines) + "\n\n"
 
 
 def _csv_figure(value: float | None) -> str:

@@ -80,6 +80,9 @@ def test_tournament_prints_tables_and_writes_files(
     assert "Bradley-Terry ratings" in out and "expert" in out and "95 % interval" in out
     for name in ("report.md", "pairings.csv", "ratings.csv", "summary.json"):
         assert (tmp_path / name).exists()
+    header = (tmp_path / "report.md").read_text().splitlines()[:3]
+    assert header[0].startswith("# duelo ") and header[0].endswith(": tournament report")
+    assert header[2].startswith("- infierno (`duelo/Infierno-v2`): 40 duels among random")
     pairings = 10  # four scripted NPCs and the shipped brain
     assert (tmp_path / "infierno" / "results.jsonl").read_text().count("\n") == pairings * 4
     assert main(argv) == 2  # results exist: no silent overwrite
