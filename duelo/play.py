@@ -3,7 +3,9 @@
 The duel is narrated as it happens, every die shown. At each of the person's
 decisions the observation is written out in words (each key's meaning and its
 entries), then the legal actions, numbered; an answer is a number or an action's
-name. A bad answer asks again; the end of the input, or Ctrl-C, leaves the table.
+name, and `help` or `?` shows them again. A bad answer asks again; the end of the
+input, or Ctrl-C, leaves the table. A duel the rolls settle before the person's first
+move says so, and which seed to play next.
 The NPC sees what it would in a tournament, and forfeits as it would there.
 """
 
@@ -50,7 +52,7 @@ def _play(ruleset: Any, npc: Policy, seed: int, seat: int, answers: TextIO, out:
     dice, rngs = duel_streams(seed)
     state = ruleset.new_duel(dice)
     spec = ruleset.observation_spec
-    told = 0
+    told, decided = 0, False
     lines = iter(answers)
     print(f"You are side {'AB'[seat]}; {npc.name} plays side {'AB'[1 - seat]}.", file=out)
     while (to_act := ruleset.to_act(state)) is not None:
@@ -60,6 +62,7 @@ def _play(ruleset: Any, npc: Policy, seed: int, seat: int, answers: TextIO, out:
         if to_act == seat:
             _describe(spec, flat, out)
             action = _choose(ruleset.actions, mask, lines, out)
+            decided = True
         else:
             try:
                 action = ask(npc, spec.view(flat), mask, rngs[to_act], MOVE_TIME_LIMIT)
@@ -73,6 +76,12 @@ def _play(ruleset: Any, npc: Policy, seed: int, seat: int, answers: TextIO, out:
         "a draw" if outcome.winner is None else "you win" if outcome.winner == seat else "you lose"
     )
     print(f"Result: {verdict} ({outcome.reason})", file=out)
+    if not decided:  # the rolls before any choice of the person's settled it
+        print(
+            f"The duel was over before your first move: the rolls decided it. "
+            f"Play another with --seed {seed + 1}.",
+            file=out,
+        )
     return outcome
 
 
@@ -99,15 +108,17 @@ def _describe(spec: Any, flat: np.ndarray, out: TextIO) -> None:
 def _choose(actions: Any, mask: np.ndarray, lines: Iterator[str], out: TextIO) -> int:
     """The person's action: its number in the list or its name; asked again until legal."""
     legal = [int(a) for a in np.flatnonzero(mask)]
-    print("Your move:", file=out)
-    for number, action in enumerate(legal, start=1):
-        print(f"  {number}) {actions(action).name}", file=out)
+    _list(actions, legal, out)
     while True:
         print("> ", end="", file=out, flush=True)
         answer = next(lines, None)
         if answer is None:
             raise LeftTheTable
         answer = answer.strip()
+        if answer.lower() in ("help", "?"):
+            _list(actions, legal, out)
+            print("  answer with a number or an action's name", file=out)
+            continue
         by_name = {actions(a).name.lower(): a for a in legal}
         chosen = by_name.get(answer.lower())
         if answer.isdigit() and 1 <= int(answer) <= len(legal):
@@ -116,3 +127,9 @@ def _choose(actions: Any, mask: np.ndarray, lines: Iterator[str], out: TextIO) -
             print(f"you: {actions(chosen).name}", file=out)
             return chosen
         print(f"  {answer!r} is not one of 1..{len(legal)} or a legal action's name", file=out)
+
+
+def _list(actions: Any, legal: list[int], out: TextIO) -> None:
+    print("Your move:", file=out)
+    for number, action in enumerate(legal, start=1):
+        print(f"  {number}) {actions(action).name}", file=out)

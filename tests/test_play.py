@@ -50,3 +50,19 @@ def test_the_end_of_the_input_leaves_the_table(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "liminal", "--vs", "aggressive", "--side", "B"]) == 0
     assert "You left the table." in capsys.readouterr().out
+
+
+def test_a_duel_the_rolls_settle_first_says_so() -> None:
+    """Infierno's formal duel, seed 0: the rival wins the staredown and initiative and
+    kills with its first shot, before the person decides anything."""
+    out = io.StringIO()
+    play("infierno", "expert", 0, 0, {}, io.StringIO(""), out)
+    assert "over before your first move" in out.getvalue() and "--seed 1" in out.getvalue()
+
+
+def test_help_shows_the_moves_again() -> None:
+    out = io.StringIO()
+    play("vampiro", "random", 2, 0, {}, io.StringIO("?\nhelp\n" + "1\n" * 500), out)
+    text = out.getvalue()
+    assert text.count("answer with a number or an action's name") == 2
+    assert "is not one of" not in text
