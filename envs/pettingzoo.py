@@ -40,6 +40,7 @@ from duelo.envs.systems import system as system_of
 AGENTS = ("a", "b")
 """Agent "a" plays seat 0 (side A), "b" seat 1."""
 ILLEGAL_ACTIONS = ("terminate", "raise")
+RENDER_MODES = ("ansi", "human")
 
 
 class DuelAEC(AECEnv):
@@ -47,7 +48,7 @@ class DuelAEC(AECEnv):
     (scenario, fighters, options...). `render_mode` "ansi" returns the narration,
     "human" prints it; `illegal_action` and `illegal_reward` as the module says."""
 
-    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": True, "render_fps": 4}
+    metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": True, "render_fps": 4}
 
     def __init__(
         self,
@@ -59,7 +60,7 @@ class DuelAEC(AECEnv):
     ) -> None:
         super().__init__()
         info = system_of(system)
-        if render_mode not in (None, *self.metadata["render_modes"]):
+        if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(
