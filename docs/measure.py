@@ -24,8 +24,6 @@ from duelo.evaluation.report import build_report
 from duelo.evaluation.tournament import TournamentSpec, canonical_policies, run_tournament
 
 MEASURED = Path(__file__).parent / "measured"
-VARIANT_OPTION = {"esgrima_duel": "duel_variant"}
-"""Systems without scenarios whose setups are the values of one option."""
 
 
 def setups(system: str) -> list[tuple[str, dict[str, Any]]]:
@@ -33,9 +31,8 @@ def setups(system: str) -> list[tuple[str, dict[str, Any]]]:
     entry = SYSTEMS[system]
     if entry.scenarios:
         return [(scenario, {"scenario": scenario}) for scenario in entry.scenarios]
-    option = VARIANT_OPTION[system]
-    values = [setup["options"][option] for setup in entry.suite]
-    return [(value, {"options": {option: value}}) for value in values]
+    # no scenarios: its suite's setups, each labelled by the option values it sets
+    return [("-".join(map(str, setup["options"].values())), dict(setup)) for setup in entry.suite]
 
 
 def brain_setups() -> list[tuple[str, str, dict[str, Any], str]]:
