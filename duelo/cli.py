@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import json
 import math
 import os
 import sys
-import time
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +28,7 @@ from duelo.envs.core.referee import summary
 from duelo.envs.core.runner import play_duel
 from duelo.envs.fast import ENGINES
 from duelo.evaluation.exploit import with_exact_figures
+from duelo.evaluation.progress import ProgressLine
 from duelo.evaluation.report import build_report, plots_available, render, write_outputs
 from duelo.evaluation.tournament import (
     BACKENDS,
@@ -45,8 +47,24 @@ from duelo.registration import SYSTEMS, describe_systems, system
 from duelo.yardstick import print_exploit, print_solve
 
 
+class DefaultsShown(argparse.HelpFormatter):
+    """`--help` says each option's default, where its help does not already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        quiet = action.default in (None, False, [], argparse.SUPPRESS)
+        if quiet or not action.option_strings or "default" in text:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (and exit status 2)."""
+    """An argument parser whose errors are one line (and exit status 2), and whose
+    `--help` shows the defaults."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", DefaultsShown)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: error: {message}", file=sys.stderr)
@@ -134,6 +152,9 @@ def _add_table_commands(commands: Any) -> list[Parser]:
     systems.add_argument(
         "--json", action="store_true", help="as JSON, every observation entry named"
     )
+    systems.add_argument(
+        "--verbose", action="store_true", help="each option's choices, each observation's meaning"
+    )
     duel = commands.add_parser("duel", help="print one narrated duel, every die shown")
     duel.add_argument("system", choices=sorted(SYSTEMS))
     duel.add_argument("--a", default="random", help="policy of side A (seat 0)")
@@ -150,7 +171,11 @@ def _add_table_commands(commands: Any) -> list[Parser]:
     table.add_argument("system", choices=sorted(SYSTEMS))
     table.add_argument("--vs", default="expert", help="the NPC's policy (default: expert)")
     table.add_argument("--side", choices=("A", "B"), default="A", help="the side you play")
-    table.add_argument("--seed", type=bounded_int(0, 2**63 - 1), default=0)
+    table.add_argument(
+        "--seed",
+        type=bounded_int(0, 2**63 - 1),
+        help="the duel's seed (default: the first from 0 where you get a move)",
+    )
     table.add_argument("--scenario", help="the system's scenario (default: its first)")
     table.add_argument("--fighters", nargs=2, metavar=("A", "B"), help="character ids")
     return [duel, table]
@@ -197,7 +222,12 @@ def _add_tournament(commands: Any, cores: int) -> Parser:
         help="fast: play duels in batches in the compiled engine (extra: fast; Infierno and "
         "the fencing duel, in-process policies); same results",
     )
-    tournament.add_argument("--out", type=Path, default=Path("duelo-tournament"))
+    tournament.add_argument(
+        "--out",
+        type=Path,
+        default=Path("duelo-tournament"),
+        help="the folder of results and reports",
+    )
     tournament.add_argument("--resume", action="store_true", help="continue an interrupted run")
     tournament.add_argument("--scenario", help="a scenario of the system (default: its first)")
     tournament.add_argument("--move-time-limit", type=seconds, default=1.0, help="seconds")
@@ -239,7 +269,9 @@ def _add_yardsticks(commands: Any) -> list[Parser]:
         default=2000,
         help="seat-swapped duels of the best response against the policy",
     )
-    exploit.add_argument("--out", type=Path, default=Path("duelo-exploit"))
+    exploit.add_argument(
+        "--out", type=Path, default=Path("duelo-exploit"), help="the best response's run"
+    )
     # exploit falls back on training where the walk stops: it walks no more than --exact
     for command, states, walk_seconds in (
         (solver, 2_000_000, 3600.0),
@@ -284,7 +316,7 @@ def _add_brain_commands(commands: Any) -> None:
         "--brain", nargs="+", default=[], help="brains to load: shipped names or folders"
     )
     serve.add_argument("--host", default="127.0.0.1", help="default: loopback only")
-    serve.add_argument("--port", type=bounded_int(1, 65535), default=8000)
+    serve.add_argument("--port", type=bounded_int(1, 65535), default=8000, help="to listen on")
     serve.add_argument(
         "--allowed-host",
         action="append",
@@ -304,7 +336,7 @@ def _systems(args: argparse.Namespace) -> None:
     if args.json:
         print(json.dumps(describe_systems(), indent=2))
     else:
-        print_systems()
+        print_systems(args.verbose)
 
 
 def _duel(args: argparse.Namespace) -> None:
@@ -331,6 +363,13 @@ def _solve(args: argparse.Namespace) -> None:
 
 def _exploit(args: argparse.Namespace) -> None:
     variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
+    if missing := missing_module(TRAIN_MODULES):  # said before the walk, which may be long
+        print(
+            f"duelo exploit: without the train extra ({missing} is not installed) only an "
+            "exact answer can be given; pip install 'duelo[train]' for a best response where "
+            "the walk stops",
+            file=sys.stderr,
+        )
     with train_extra("exploit"):
         print_exploit(
             args.policy,
@@ -389,6 +428,11 @@ def train_extra(command: str) -> Iterator[None]:
 TRAIN_MODULES = ("stable_baselines3", "sb3_contrib", "torch")
 
 
+def missing_module(names: Sequence[str]) -> str | None:
+    """The first of `names` that cannot be imported here, found without importing it."""
+    return next((name for name in names if importlib.util.find_spec(name) is None), None)
+
+
 def run_server(brains: list[str], host: str, port: int, allowed: list[str]) -> None:
     try:
         import uvicorn
@@ -444,21 +488,50 @@ def duel_variant(
     return variant
 
 
-def print_systems() -> None:
+WIDTH = 100
+"""Columns `duelo systems` fills."""
+
+
+def print_systems(verbose: bool = False) -> None:
+    """Each system at 100 columns: its ids, scenarios, policies, options and actions in
+    words; `verbose` adds each option's choices and each observation key's meaning."""
     for info in SYSTEMS.values():
         ruleset = info.ruleset()
         print(f"{info.id}: {info.game}")
-        print(f"  env ids:   {', '.join(info.env_ids)}")
-        print(f"  scenarios: {', '.join(info.scenarios) or '-'}")
-        print(f"  policies:  {', '.join(policy_names(info.id))}")
-        print("  options (--option KEY=VALUE; gym.make(..., options={...})):")
-        for line in info.option_lines():
-            print(f"    {line}")
-        print("  actions:   " + ", ".join(f"{a.value} {a.name}" for a in ruleset.actions))
-        print("  observation:")
-        for line in ruleset.observation_spec.markdown_table().splitlines():
-            print(f"    {line}")
+        _wrapped("env ids", ", ".join(info.env_ids))
+        _wrapped("scenarios", ", ".join(info.scenarios) or "-")
+        _wrapped("policies", ", ".join(policy_names(info.id)))
+        if verbose:
+            print("  options (--option KEY=VALUE; gym.make(..., options={...})):")
+            for line in info.option_lines():
+                _wrapped("", line, indent=4)
+        else:
+            defaults = (line.split(" (")[0].replace(" = ", "=") for line in info.option_lines())
+            _wrapped("options", ", ".join(defaults))
+        print("  actions:")
+        for action in ruleset.actions:
+            said = ruleset.action_meanings[int(action)]
+            _wrapped("", f"{int(action):>2} {action.name:<22} {said}", indent=4, hang=30)
+        spec = ruleset.observation_spec
+        if verbose:
+            print(f"  observation ({spec.size} floats):")
+            for key in spec.keys:
+                shape = "x".join(map(str, key.shape))
+                bounds = f"[{key.low:g}, {key.high:g}]"
+                _wrapped("", f"{key.name} ({shape}, {bounds}): {key.meaning}", indent=4, hang=6)
+        else:
+            names = ", ".join(key.name for key in spec.keys)
+            _wrapped("observation", f"{spec.size} floats: {names}")
         print()
+    if not verbose:
+        print("duelo systems --verbose: each option's choices and each observation's meaning")
+
+
+def _wrapped(label: str, text: str, indent: int = 2, hang: int | None = None) -> None:
+    """`label: text` wrapped at `WIDTH`, later lines under the text (or at `hang`)."""
+    head = f"{' ' * indent}{label + ': ' if label else ''}"
+    rest = " " * (len(head) if hang is None else hang)
+    print(textwrap.fill(text, WIDTH, initial_indent=head, subsequent_indent=rest))
 
 
 def print_duel(
@@ -540,7 +613,11 @@ def run_tournaments(args: argparse.Namespace) -> None:
     with writing_folder(args.out):
         reports = []
         for spec in specs:
-            progress = None if args.quiet or not sys.stderr.isatty() else progress_bar(spec.system)
+            progress = (
+                None
+                if args.quiet or not sys.stderr.isatty()
+                else ProgressLine(spec.system, "duels")
+            )
             records = run_tournament(
                 spec,
                 args.out / spec.system,
@@ -576,27 +653,6 @@ def check_out_folder(out: Path) -> None:
         raise ValueError(f"--out: {existing} is a file, so {out} cannot be made")
     if not os.access(existing, os.W_OK | os.X_OK):
         raise ValueError(f"--out: {existing} is not writable")
-
-
-def progress_bar(label: str, width: int = 30) -> Callable[[int, int], None]:
-    """A one-line progress bar on stderr."""
-    started = time.perf_counter()
-
-    def show(done: int, total: int) -> None:
-        if done != total and done % 200:
-            return
-        filled = width * done // max(total, 1)
-        elapsed = time.perf_counter() - started
-        bar = "#" * filled + "." * (width - filled)
-        end = "\n" if done == total else ""
-        print(
-            f"\r{label} [{bar}] {done}/{total} duels {elapsed:.1f} s",
-            end=end,
-            file=sys.stderr,
-            flush=True,
-        )
-
-    return show
 
 
 def _serve(args: argparse.Namespace) -> None:

@@ -1,17 +1,26 @@
 """`duelo play`: a person against an NPC at the terminal.
 
-The duel is narrated as it happens, every die shown. At each of the person's
-decisions the observation is written out in words (each key's meaning and its
-entries), then the legal actions, numbered; an answer is a number or an action's
-name, and `help` or `?` shows them again. A bad answer asks again; the end of the
-input, or Ctrl-C, leaves the table. A duel the rolls settle before the person's first
-move says so, and which seed to play next.
+The screen names the person's fighter and the NPC's, narrates the duel as it happens
+(every die shown), and at each of the person's decisions shows a status line (round,
+both sides' HP, range, initiative, the cards in hand where the system has them) and
+the legal actions, numbered and said in words (the ruleset's `action_meanings`). An
+answer is a number or an action's name; `help` or `?` shows the moves again and
+what may be typed, `look` all the observation in words. A bad answer asks again; the
+end of the input, or Ctrl-C, leaves the table. Colours where the output is a terminal
+that takes them (not with NO_COLOR set, nor TERM=dumb).
+
+Without a seed the table deals the first duel, from seed 0 on, in which the person
+gets a decision (in some systems' duels the rolls and the NPC can settle it before);
+a duel settled before the person's first move says who won it and how. After each
+duel the table offers a rematch on the next such seed.
 The NPC sees what it would in a tournament, and forfeits as it would there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 import numpy as np
@@ -26,110 +35,265 @@ from duelo.evaluation.tournament import TournamentSpec
 
 MOVE_TIME_LIMIT = TournamentSpec.move_time_limit
 """Seconds the NPC may think per move, as in a tournament; past that it forfeits."""
+SEEDS_TRIED = 100
+"""Seeds the table looks through for a duel where the person gets a move."""
+CARD_GROUPS = ("hand", "revealed")
+"""Observation fields (`hand.<card>` counts, the `revealed.<card>` one-hot) shown in
+the status line, where a system has cards."""
 
 
 class LeftTheTable(Exception):
     """The person's input ended before the duel did."""
 
 
+class _YourMove(Exception):
+    """A looked-ahead duel reached the person's first decision."""
+
+
+Chooser = Callable[[Any, np.ndarray, np.ndarray], int]
+"""The person's decision in a state, given the mask and the flat observation."""
+
+
+def _your_move_reached(state: Any, mask: np.ndarray, flat: np.ndarray) -> int:
+    raise _YourMove
+
+
+@dataclass(frozen=True)
+class Style:
+    """ANSI colours on a terminal that takes them; plain text elsewhere."""
+
+    on: bool
+
+    @classmethod
+    def of(cls, out: TextIO) -> Style:
+        tty = getattr(out, "isatty", lambda: False)()
+        dumb = os.environ.get("TERM") == "dumb" or "NO_COLOR" in os.environ
+        return cls(on=bool(tty) and not dumb)
+
+    def _paint(self, code: str, text: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.on else text
+
+    def bold(self, text: str) -> str:
+        return self._paint("1", text)
+
+    def you(self, text: str) -> str:
+        return self._paint("32", text)
+
+    def them(self, text: str) -> str:
+        return self._paint("31", text)
+
+    def dim(self, text: str) -> str:
+        return self._paint("2", text)
+
+
 def play(
     system: str,
     opponent: str,
-    seed: int,
+    seed: int | None,
     seat: int,
     variant: dict[str, Any],
     answers: TextIO,
     out: TextIO,
 ) -> Outcome:
-    """Play one duel: the person (reading `answers`) at `seat`, `opponent` at the other."""
+    """Duels of the person (reading `answers`) at `seat` against `opponent`, the first
+    on `seed` (None: the first seed where the person gets a move), then rematches while
+    the person wants them; the last duel's outcome."""
     ruleset = system_of(system).ruleset(**variant)
     npc = make_policy(opponent, system, variant)
-    with playing((npc,)):  # a sandboxed opponent: its process lives for this duel
-        return _play(ruleset, npc, seed, seat, answers, out)
-
-
-def _play(ruleset: Any, npc: Policy, seed: int, seat: int, answers: TextIO, out: TextIO) -> Outcome:
-    dice, rngs = duel_streams(seed)
-    state = ruleset.new_duel(dice)
-    spec = ruleset.observation_spec
-    told, decided = 0, False
-    lines = iter(answers)
-    print(f"You are side {'AB'[seat]}; {npc.name} plays side {'AB'[1 - seat]}.", file=out)
-    while (to_act := ruleset.to_act(state)) is not None:
-        told = _narrate(state, told, out)
-        mask = ruleset.legal_actions(state, to_act)
-        flat = ruleset.observe(state, to_act)
-        if to_act == seat:
-            _describe(spec, flat, out)
-            action = _choose(ruleset.actions, mask, lines, out)
-            decided = True
-        else:
-            try:
-                action = ask(npc, spec.view(flat), mask, rngs[to_act], MOVE_TIME_LIMIT)
-            except PolicyFault as fault:
-                state.finish(Outcome(seat, f"{npc.name} forfeits: its policy {fault}"))
-                break
-        ruleset.apply(state, to_act, action, dice)
-    _narrate(state, told, out)
-    outcome = state.result
-    verdict = (
-        "a draw" if outcome.winner is None else "you win" if outcome.winner == seat else "you lose"
-    )
-    print(f"Result: {verdict} ({outcome.reason})", file=out)
-    if not decided:  # the rolls before any choice of the person's settled it
-        print(
-            f"The duel was over before your first move: the rolls decided it. "
-            f"Play another with --seed {seed + 1}.",
-            file=out,
-        )
-    return outcome
-
-
-def _narrate(state: Any, told: int, out: TextIO) -> int:
-    for event in state.log[told:]:
-        print(f"  {event.text}", file=out)
-    return len(state.log)
-
-
-def _describe(spec: Any, flat: np.ndarray, out: TextIO) -> None:
-    """What the person may see now, key by key, in words: a key of several entries lists
-    those that are not 0 (flags and one-hots are mostly 0)."""
-    print("What you see:", file=out)
-    for key in spec.keys:
-        values = flat[spec.slice_of(key.name)]
-        if key.fields:
-            pairs = zip(key.fields, values, strict=True)
-            shown = ", ".join(f"{n} {v:g}" for n, v in pairs if v) or "none"
-        else:
-            shown = f"{values[0]:g}"
-        print(f"  {key.name} ({key.meaning}): {shown}", file=out)
-
-
-def _choose(actions: Any, mask: np.ndarray, lines: Iterator[str], out: TextIO) -> int:
-    """The person's action: its number in the list or its name; asked again until legal."""
-    legal = [int(a) for a in np.flatnonzero(mask)]
-    _list(actions, legal, out)
+    table = Table(ruleset, npc, seat, iter(answers), out, Style.of(out))
+    if seed is None:
+        seed = table.first_seed_you_act(0)
+        print(table.style.dim(f"seed {seed} (--seed N deals another duel)"), file=out)
     while True:
-        print("> ", end="", file=out, flush=True)
-        answer = next(lines, None)
-        if answer is None:
-            raise LeftTheTable
-        answer = answer.strip()
-        if answer.lower() in ("help", "?"):
-            _list(actions, legal, out)
-            print("  answer with a number or an action's name", file=out)
-            continue
-        by_name = {actions(a).name.lower(): a for a in legal}
-        chosen = by_name.get(answer.lower())
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
-            chosen = legal[int(answer) - 1]
-        if chosen is not None:
-            print(f"you: {actions(chosen).name}", file=out)
-            return chosen
-        print(f"  {answer!r} is not one of 1..{len(legal)} or a legal action's name", file=out)
+        outcome = table.duel(seed)
+        seed = table.first_seed_you_act(seed + 1)
+        if not table.wants_rematch(seed):
+            return outcome
 
 
-def _list(actions: Any, legal: list[int], out: TextIO) -> None:
-    print("Your move:", file=out)
-    for number, action in enumerate(legal, start=1):
-        print(f"  {number}) {actions(action).name}", file=out)
+class Table:
+    """One person and one NPC, seated for as many duels as the person plays."""
+
+    def __init__(
+        self,
+        ruleset: Any,
+        npc: Policy,
+        seat: int,
+        lines: Iterator[str],
+        out: TextIO,
+        style: Style,
+    ) -> None:
+        self.ruleset = ruleset
+        self.npc = npc
+        self.seat = seat
+        self.lines = lines
+        self.out = out
+        self.style = style
+        names = [c.name for c in ruleset.characters]
+        self.yours, self.theirs = names[seat], names[1 - seat]
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def first_seed_you_act(self, start: int) -> int:
+        """The first seed from `start` whose duel reaches a decision of the person's
+        (the NPC choosing as it will in the duel itself); `start` if none of
+        `SEEDS_TRIED` does."""
+        for seed in range(start, start + SEEDS_TRIED):
+            try:
+                with playing((self.npc,)):
+                    self._run(seed, _your_move_reached, narrate=False)
+            except _YourMove:
+                return seed
+        return start
+
+    def duel(self, seed: int) -> Outcome:
+        """One duel on `seed`, narrated; its outcome."""
+        style, side = self.style, "AB"[self.seat]
+        self.say(
+            style.bold(f"You play {style.you(self.yours)} (side {side}) against ")
+            + style.bold(f"{style.them(self.theirs)}, played by {self.npc.name}.")
+        )
+        decided = False
+
+        def choose(state: Any, mask: np.ndarray, flat: np.ndarray) -> int:
+            nonlocal decided
+            decided = True
+            self.say(self._status(state, flat))
+            return self._choose(mask, flat)
+
+        with playing((self.npc,)):  # a sandboxed opponent: its process lives for this duel
+            outcome = self._run(seed, choose, narrate=True)
+        if outcome.winner is None:
+            verdict = "a draw"
+        else:
+            verdict = (
+                style.you("you win") if outcome.winner == self.seat else style.them("you lose")
+            )
+        self.say(style.bold(f"Result: {verdict} ({outcome.reason})"))
+        if not decided:  # the rolls (and the NPC) settled it before any choice of the person's
+            won = "nobody" if outcome.winner is None else self._name(outcome.winner)
+            self.say(
+                f"The duel was over before your first move: {won} won it before you could act."
+            )
+        return outcome
+
+    def wants_rematch(self, seed: int) -> bool:
+        self.say(f"Rematch? (y: a new duel on --seed {seed}; anything else leaves)")
+        answer = next(self.lines, None)
+        return answer is not None and answer.strip().lower() in ("y", "yes")
+
+    def _name(self, seat: int) -> str:
+        return f"you ({self.yours})" if seat == self.seat else f"{self.theirs}, the NPC"
+
+    def _run(self, seed: int, choose: Chooser, narrate: bool) -> Outcome:
+        """The duel on `seed`: the person's decisions from `choose`, the NPC's asked as a
+        tournament asks them (a fault forfeits)."""
+        ruleset = self.ruleset
+        dice, rngs = duel_streams(seed)
+        state = ruleset.new_duel(dice)
+        spec = ruleset.observation_spec
+        told = 0
+        while (to_act := ruleset.to_act(state)) is not None:
+            told = self._narrate(state, told) if narrate else told
+            mask = ruleset.legal_actions(state, to_act)
+            flat = ruleset.observe(state, to_act)
+            if to_act == self.seat:
+                action = choose(state, mask, flat)
+            else:
+                try:
+                    action = ask(self.npc, spec.view(flat), mask, rngs[to_act], MOVE_TIME_LIMIT)
+                except PolicyFault as fault:
+                    reason = f"{self.npc.name} forfeits: its policy {fault}"
+                    state.finish(Outcome(self.seat, reason))
+                    break
+            ruleset.apply(state, to_act, action, dice)
+        if narrate:
+            self._narrate(state, told)
+        result: Outcome = state.result
+        return result
+
+    def _narrate(self, state: Any, told: int) -> int:
+        for event in state.log[told:]:
+            self.say(f"  {event.text}")
+        return len(state.log)
+
+    def _status(self, state: Any, flat: np.ndarray) -> str:
+        """One line: the round, both sides' HP, range, initiative, cards in hand."""
+        spec, style = self.ruleset.observation_spec, self.style
+
+        def value(name: str) -> np.ndarray:
+            return flat[spec.slice_of(name)]
+
+        hp, hp_max, initiative = value("hp"), value("hp_max"), value("initiative")
+        parts = [
+            f"round {state.round}",
+            style.you(f"you {hp[0]:g}/{hp_max[0]:g} HP"),
+            style.them(f"{self.theirs} {hp[1]:g}/{hp_max[1]:g} HP"),
+            f"range {value('range')[0]:g}",
+            f"initiative {initiative[0]:g} to {initiative[1]:g}",
+        ]
+        fields = [
+            (field.split(".", 1), v)
+            for key in spec.keys
+            if key.fields
+            for field, v in zip(key.fields, value(key.name), strict=True)
+            if "." in field
+        ]
+        for group in CARD_GROUPS:
+            cards = [(card, v) for (prefix, card), v in fields if prefix == group and v]
+            if cards:
+                parts.append(
+                    f"{group}: "
+                    + ", ".join(f"{c}" + (f" x{v:g}" if v > 1 else "") for c, v in cards)
+                )
+        return style.bold("-- ") + " | ".join(parts)
+
+    def _describe(self, flat: np.ndarray) -> None:
+        """All the person may see now, key by key, in words: a key of several entries
+        lists those that are not 0 (flags and one-hots are mostly 0)."""
+        spec = self.ruleset.observation_spec
+        self.say("What you see:")
+        for key in spec.keys:
+            values = flat[spec.slice_of(key.name)]
+            if key.fields:
+                pairs = zip(key.fields, values, strict=True)
+                shown = ", ".join(f"{n} {v:g}" for n, v in pairs if v) or "none"
+            else:
+                shown = f"{values[0]:g}"
+            self.say(f"  {key.name} ({key.meaning}): {shown}")
+
+    def _choose(self, mask: np.ndarray, flat: np.ndarray) -> int:
+        """The person's action: its number in the list or its name; asked again until legal."""
+        actions = self.ruleset.actions
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        self._legend(legal)
+        while True:
+            print("> ", end="", file=self.out, flush=True)
+            answer = next(self.lines, None)
+            if answer is None:
+                raise LeftTheTable
+            answer = answer.strip()
+            if answer.lower() in ("help", "?"):
+                self._legend(legal)
+                self.say("  answer with a number or an action's name; look: all you see")
+                continue
+            if answer.lower() == "look":
+                self._describe(flat)
+                continue
+            by_name = {actions(a).name.lower(): a for a in legal}
+            chosen = by_name.get(answer.lower())
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                chosen = legal[int(answer) - 1]
+            if chosen is not None:
+                self.say(self.style.you(f"you: {actions(chosen).name}"))
+                return chosen
+            self.say(f"  {answer!r} is not one of 1..{len(legal)} or a legal action's name")
+
+    def _legend(self, legal: list[int]) -> None:
+        actions, meanings = self.ruleset.actions, self.ruleset.action_meanings
+        self.say("Your move (? for help):")
+        width = max(len(actions(a).name) for a in legal)
+        for number, action in enumerate(legal, start=1):
+            name = actions(action).name
+            self.say(f"  {number:>2}) {name:<{width}}  {self.style.dim(meanings[action])}")

@@ -124,7 +124,10 @@ def describe_systems() -> list[dict[str, Any]]:
                 "scenarios": list(info.scenarios),
                 "policies": policy_names(info.id),
                 "options": info.option_lines(),
-                "actions": [{"id": a.value, "name": a.name} for a in ruleset.actions],
+                "actions": [
+                    {"id": a.value, "name": a.name, "meaning": ruleset.action_meanings[a.value]}
+                    for a in ruleset.actions
+                ],
                 "observation": entries(info.id),
             }
         )

@@ -30,7 +30,7 @@ from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import seat_names
 from duelo.envs.core.runner import forfeit_reason, seat_seed
 from duelo.envs.fast.batch import seeded_table
-from duelo.envs.fast.engine import compiled_module
+from duelo.envs.fast.engine import compiled_module, compiling
 from duelo.evaluation.duels import DuelJob, duel_policy, duel_record, worker_ruleset
 
 
@@ -109,7 +109,9 @@ class _Batch:
     def play(self) -> list[dict[str, Any]]:
         """Play every row to its end; the records, in row order."""
         arrays = (self.duels, self.rules, self.table)
-        self.module.start_rows(*arrays, self.observations, self.masks)
+        system = self.jobs[0].system
+        with compiling(system):
+            self.module.start_rows(*arrays, self.observations, self.masks)
         while (waiting := np.flatnonzero(self.seats >= 0)).size:
             actions = np.zeros(waiting.size, np.int64)
             plays_a = self.seats[waiting] == self.seat_of_a[waiting]
@@ -117,9 +119,10 @@ class _Batch:
                 if chosen.any():
                     actions[chosen] = self._decide(key, waiting[chosen])
             keep = self.seats[waiting] >= 0  # a forfeit ended its row
-            self.module.play_rows(
-                *arrays, waiting[keep], actions[keep], self.observations, self.masks
-            )
+            with compiling(system):
+                self.module.play_rows(
+                    *arrays, waiting[keep], actions[keep], self.observations, self.masks
+                )
         return [self._record(row) for row in range(len(self.jobs))]
 
     def _decide(self, key: str, rows: np.ndarray) -> np.ndarray:

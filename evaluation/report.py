@@ -391,6 +391,20 @@ def plots_available() -> bool:
     return importlib.util.find_spec("matplotlib") is not None
 
 
+def heatmap_cells(report: Report) -> dict[tuple[int, int], str]:
+    """Each played cell's text: the row's score against the column, its 95% Wilson
+    interval and the duels it rests on (a score alone hides how sure it is)."""
+    index = {name: k for k, name in enumerate(report.policies)}
+    cells = {}
+    for p in report.pairings:
+        i, j = index[p.a], index[p.b]
+        low, high = p.total.interval
+        duels = f"n={p.total.duels:,}"
+        cells[i, j] = f"{p.total.score:.2f}\n[{low:.2f}, {high:.2f}]\n{duels}"
+        cells[j, i] = f"{1 - p.total.score:.2f}\n[{1 - high:.2f}, {1 - low:.2f}]\n{duels}"
+    return cells
+
+
 def _heatmaps(reports: list[Report], out: Path) -> list[Path]:
     """One win-rate heatmap PNG per system, when the `plots` extra is installed."""
     try:
@@ -404,15 +418,13 @@ def _heatmaps(reports: list[Report], out: Path) -> list[Path]:
     for report in reports:
         names = [_short(p) for p in report.policies]
         values = np.array([[np.nan if v is None else v for v in row] for row in report.matrix])
-        figure, axes = plt.subplots(figsize=(1.2 * len(names) + 2, 1.0 * len(names) + 1.5))
+        figure, axes = plt.subplots(figsize=(1.5 * len(names) + 2, 1.2 * len(names) + 1.5))
         image = axes.imshow(values, vmin=0, vmax=1, cmap="RdYlGn")
         axes.set_xticks(range(len(names)), names, rotation=30, ha="right")
         axes.set_yticks(range(len(names)), names)
-        for i in range(len(names)):
-            for j in range(len(names)):
-                if not np.isnan(values[i, j]):
-                    axes.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center")
-        axes.set_title(f"{report.system}: score of row vs column")
+        for (i, j), text in heatmap_cells(report).items():
+            axes.text(j, i, text, ha="center", va="center", fontsize=8)
+        axes.set_title(f"{report.system}: score of row vs column, 95% interval, duels")
         figure.colorbar(image, ax=axes)
         figure.tight_layout()
         path = out / f"heatmap_{report.system}.png"

@@ -33,6 +33,7 @@ import os
 import secrets
 import signal
 import sys
+import threading
 import warnings
 import zlib
 from collections.abc import Callable, Iterator
@@ -183,6 +184,27 @@ def scheduled(spec: TournamentSpec) -> int:
 def _leave_interrupts_to_the_parent() -> None:
     """A worker ignores Ctrl-C: the main process stops the pool and says how to resume."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C ignored by the pool's workers from their first instruction: a started
+    interpreter keeps an ignored SIGINT ignored, so a Ctrl-C in the first seconds never
+    reaches a worker still importing (which would print its traceback). The main process
+    holds it back meanwhile and gets it once the pool is up. Only the main thread may
+    change signal handlers; Windows has no signal masks."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "pthread_sigmask"
+    ):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def record_key(record: dict[str, Any]) -> tuple[str, str, int, int]:
@@ -565,6 +587,8 @@ def _results(jobs: Iterator[DuelJob], count: int, place: Placement) -> Iterator[
         return
     context = multiprocessing.get_context("spawn")
     play = functools.partial(play_jobs, engine=place.engine)
-    with context.Pool(workers, initializer=_leave_interrupts_to_the_parent) as pool:
+    with _interrupts_held():
+        pool = context.Pool(workers, initializer=_leave_interrupts_to_the_parent)
+    with pool:
         for records in pool.imap(play, chunks):
             yield from records

@@ -13,15 +13,28 @@ import pytest
 from duelo import cli
 from duelo.cli import TRAIN_MODULES, main
 from duelo.envs.infierno import Action, InfiernoRuleset
+from duelo.evaluation.solver import enumerate_duel
 
 
 def test_systems_lists_ids_actions_and_observations(capsys: pytest.CaptureFixture[str]) -> None:
+    """Readable at 100 columns: every action with its meaning; --verbose adds what each
+    observation key means, --json the same for programs."""
     assert main(["systems"]) == 0
     out = capsys.readouterr().out
     assert "duelo/Infierno-v2" in out
-    assert all(action.name in out for action in Action)
+    for action in Action:
+        assert f"{action.name:<22} {InfiernoRuleset.action_meanings[action]}" in out
     spec = InfiernoRuleset.observation_spec
-    assert all(f"`{key.name}`" in out for key in spec.keys)
+    assert all(key.name in out for key in spec.keys)
+    assert main(["systems", "--verbose"]) == 0
+    verbose = capsys.readouterr().out
+    assert all(f"{key.name} (" in verbose and key.meaning[:40] in verbose for key in spec.keys)
+    assert "staredown_penalty = A (A | B | C)" in verbose
+    for text in (out, verbose):
+        assert max(len(line) for line in text.splitlines()) <= 100
+    assert main(["systems", "--json"]) == 0
+    described = json.loads(capsys.readouterr().out)
+    assert described[0]["actions"][0] == {"id": 0, "name": "END_TURN", "meaning": "end your turn"}
 
 
 def test_duel_with_fighters_prints_every_die(capsys: pytest.CaptureFixture[str]) -> None:
@@ -225,6 +238,26 @@ def test_train_and_export_without_the_train_extra(
     )
 
 
+def test_exploit_says_the_train_extra_is_missing_before_it_walks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The solver's walk can take minutes: the missing extra is said before it starts,
+    and again (as the error) when the walk stops short."""
+    for module in TRAIN_MODULES:
+        monkeypatch.setitem(sys.modules, module, None)  # as if not installed
+    for module in [m for m in sys.modules if m.startswith("duelo.training")]:
+        monkeypatch.delitem(sys.modules, module)
+    walked = []
+    monkeypatch.setattr(
+        "duelo.yardstick.enumerate_duel",
+        lambda *args: walked.append(capsys.readouterr().err) or enumerate_duel(*args),
+    )
+    command = ["exploit", "infierno:random", "--system", "infierno", "--max-states", "10"]
+    assert main(command) == 2
+    assert walked and walked[0].startswith("duelo exploit: without the train extra (")
+    assert "needs the train extra" in capsys.readouterr().err
+
+
 def test_ctrl_c_says_how_to_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -276,3 +309,15 @@ def test_a_reader_that_stops_reading_ends_it_quietly(tmp_path: Path) -> None:
     command = f"{sys.executable} -m duelo.cli systems 2>{errors} | head -c 10 >/dev/null"
     subprocess.run(["bash", "-c", command], check=True, timeout=120)
     assert errors.read_text() == ""
+
+
+def test_help_shows_the_defaults(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "400")  # argparse wraps at the terminal's width
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    text = capsys.readouterr().out
+    for default in ("(default: 2000)", "(default: duelo-tournament)", "(default: local)"):
+        assert default in text
+    assert "(default: 0; drawn" not in text and text.count("(default:") >= 6

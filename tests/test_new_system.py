@@ -56,6 +56,7 @@ TOY = {
             system = "toy"
             version = 0
             actions = Action
+            action_meanings = {Action.STRIKE: "strike: a d6 of 4+ hurts", Action.REST: "rest"}
             observation_spec = SPEC
             perfect_information = True
 

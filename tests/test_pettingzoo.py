@@ -159,3 +159,18 @@ def test_a_duel_the_rules_end_at_once_is_one_step_that_takes_its_result(
     aec.step(TAKE_RESULT)
     assert aec.rewards == {"a": -1.0, "b": 1.0} and all(aec.terminations.values())
     assert aec.infos["a"]["outcome"] == "side B wins at once"
+
+
+@pytest.mark.parametrize("system", list(SYSTEMS))
+def test_the_supersuit_and_stable_baselines3_tutorial_path(system: str) -> None:
+    """PettingZoo's SB3 tutorial as its users run it: the parallel env through SuperSuit's
+    vector-env conversions into PPO, which ignores the masks, so its illegal moves end
+    games the classic way (the offender penalised) instead of raising."""
+    supersuit = pytest.importorskip("supersuit")
+    stable_baselines3 = pytest.importorskip("stable_baselines3")
+    envs = supersuit.pettingzoo_env_to_vec_env_v1(duelo_pz.parallel_env(system))
+    envs = supersuit.concat_vec_envs_v1(envs, 2, num_cpus=1, base_class="stable_baselines3")
+    model = stable_baselines3.PPO("MultiInputPolicy", envs, n_steps=32, batch_size=32)
+    model.learn(128)
+    assert model.num_timesteps >= 128
+    envs.close()

@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import io
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -32,7 +39,8 @@ def test_a_whole_duel_at_the_table(system: str) -> None:
     text = out.getvalue()
     assert outcome is not None and "Result: " in text
     assert "'draw my sword' is not one of 1.." in text  # asked again
-    assert "What you see:" in text and "Your move:" in text and "Duel over" in text
+    assert "You play " in text and "Your move (? for help):" in text and "Duel over" in text
+    assert "-- round " in text and " HP | " in text and "| range " in text  # the status line
 
 
 def test_an_action_name_is_an_answer() -> None:
@@ -54,10 +62,35 @@ def test_the_end_of_the_input_leaves_the_table(
 
 def test_a_duel_the_rolls_settle_first_says_so() -> None:
     """Infierno's formal duel, seed 0: the rival wins the staredown and initiative and
-    kills with its first shot, before the person decides anything."""
+    kills with its first shot, before the person decides anything. The table says who
+    won and how, and offers a rematch on the next seed where the person gets a move."""
     out = io.StringIO()
     play("infierno", "expert", 0, 0, {}, io.StringIO(""), out)
-    assert "over before your first move" in out.getvalue() and "--seed 1" in out.getvalue()
+    text = out.getvalue()
+    assert "over before your first move: Gunfighter, the NPC won it" in text
+    assert "Rematch? (y: a new duel on --seed 1;" in text
+
+
+def test_without_a_seed_the_table_deals_a_duel_where_the_person_acts() -> None:
+    """The default: the first seed from 0 where the person decides (seed 0 is the
+    rival's, above); a yes plays the rematch, on the next such seed."""
+    out = io.StringIO()
+    answers = io.StringIO("surrender\ny\nsurrender\nno\n")
+    outcome = play("infierno", "expert", None, 0, {}, answers, out)
+    text = out.getvalue()
+    assert text.startswith("seed 1 (--seed N deals another duel)")
+    assert text.count("You play Gunfighter (side A)") == 2
+    assert text.count("you: SURRENDER") == 2 and outcome.winner == 1
+    assert "over before your first move" not in text
+
+
+def test_look_shows_all_there_is_to_see() -> None:
+    out = io.StringIO()
+    play("esgrima_duel", "expert", 3, 0, {}, io.StringIO("look\n" + "1\n" * 300), out)
+    text = out.getvalue()
+    assert "What you see:" in text and "initiative (" in text
+    assert "| hand: estocada_alta x2, insulto | revealed: not_revealed" in text  # status line
+    assert "play Estocada alta (high thrust: 1d3 PG)" in text or "reposition:" in text
 
 
 def test_help_shows_the_moves_again() -> None:
@@ -66,3 +99,41 @@ def test_help_shows_the_moves_again() -> None:
     text = out.getvalue()
     assert text.count("answer with a number or an action's name") == 2
     assert "is not one of" not in text
+
+
+def test_the_table_under_a_pseudo_terminal() -> None:
+    """As a person meets it: a terminal, so colours; the fighters named, the status line,
+    the legend in words, a surrender, the result and the rematch declined."""
+    primary, replica = pty.openpty()
+    env = {**os.environ, "TERM": "xterm"}
+    env.pop("NO_COLOR", None)
+    command = [sys.executable, "-m", "duelo.cli", "play", "infierno", "--vs", "random"]
+    child = subprocess.Popen(command, stdin=replica, stdout=replica, stderr=replica, env=env)
+    os.close(replica)
+    os.write(primary, b"?\r\nsurrender\r\nn\r\n")
+    seen = b""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([primary], [], [], 1.0)
+        if ready:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk
+        elif child.poll() is not None:
+            break
+    os.close(primary)
+    assert child.wait(timeout=60) == 0
+    text = seen.decode()
+    assert "\033[32m" in text and "\033[31m" in text  # you in green, the NPC in red
+    plain = re.sub(r"\033\[[0-9;]*m", "", text)
+    assert "You play Gunfighter (side A) against Gunfighter, played by random." in plain
+    assert re.search(
+        r"-- round 1 \| you 12/12 HP \| Gunfighter 12/12 HP \| range \d+ \| initiative", plain
+    )
+    assert "SURRENDER       surrender: you lose the duel" in plain
+    assert "answer with a number or an action's name" in plain
+    assert "Result: you lose" in plain and "Rematch? (y: a new duel on --seed" in plain

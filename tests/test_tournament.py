@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import fcntl
 import json
+import multiprocessing
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,12 +20,13 @@ from duelo.envs.core.system import SUITE_BAND, SUITE_DECISIVE
 from duelo.envs.infierno import InfiernoRuleset
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.duels import run_job
-from duelo.evaluation.report import build_report, render
+from duelo.evaluation.report import build_report, heatmap_cells, render
 from duelo.evaluation.stats import wilson_interval
 from duelo.evaluation.tournament import (
     MAC_FIELD,
     RESULTS_FILE,
     TournamentSpec,
+    _interrupts_held,
     default_suite,
     read_records,
     record_key_bytes,
@@ -419,3 +422,34 @@ def test_a_setup_that_ends_in_draws_stays_out_of_the_suite() -> None:
     won = sum(outcome.winner is not None for outcome in outcomes)
     assert wilson_interval(won, len(outcomes), z=2.5758293035489004)[1] < SUITE_DECISIVE
     assert all(outcome.reason.endswith("escapes") for outcome in outcomes if outcome.winner is None)
+
+
+def _sigint_handler(_: int) -> str:
+    return repr(signal.getsignal(signal.SIGINT))
+
+
+def test_workers_ignore_ctrl_c_from_their_first_instruction() -> None:
+    """A Ctrl-C while the pool's workers still import reaches none of them (each would
+    print a traceback): they start with SIGINT ignored, before any initializer runs, and
+    the main process keeps its own handler."""
+    before = signal.getsignal(signal.SIGINT)
+    with _interrupts_held():
+        pool = multiprocessing.get_context("spawn").Pool(2)
+    with pool:
+        seen = pool.map(_sigint_handler, [0, 1])
+    assert seen == [repr(signal.SIG_IGN)] * 2
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_each_heatmap_cell_shows_its_interval_and_duels(tmp_path: Path) -> None:
+    """A heatmap cell says how sure its score is: the row's score against the column, the
+    95% Wilson interval, the duels; the mirror cell is the complement."""
+    spec = TournamentSpec(system="infierno", policies=POLICIES, duels=20, seed=3)
+    report = build_report(run_tournament(spec, tmp_path), list(POLICIES))
+    cells = heatmap_cells(report)
+    assert len(cells) == 6  # every ordered pair of three policies, no diagonal
+    pairing = report.pairings[0]
+    low, high = wilson_interval(pairing.total.score * 20, 20)
+    i, j = POLICIES.index(pairing.a), POLICIES.index(pairing.b)
+    assert cells[i, j] == f"{pairing.total.score:.2f}\n[{low:.2f}, {high:.2f}]\nn=20"
+    assert cells[j, i] == f"{1 - pairing.total.score:.2f}\n[{1 - high:.2f}, {1 - low:.2f}]\nn=20"

@@ -88,7 +88,8 @@ def test_short_run_improves_on_random(trained: Path, monkeypatch: pytest.MonkeyP
 def test_run_directory_holds_settings_logs_and_evaluations(trained: Path) -> None:
     assert load_settings(trained / "settings.yaml") == short()
     assert (trained / "logs" / "progress.csv").read_text().startswith(("rollout", "time", "train"))
-    rows = (trained / training.EVALUATIONS).read_text().splitlines()
+    header, *rows = (trained / training.EVALUATIONS).read_text().splitlines()
+    assert header == "timesteps,opponent,duels,score,low,high"
     assert len(rows) == 2 and rows[0].startswith("2048,random,20,")
     snapshots = sorted(p.name for p in (trained / "snapshots").iterdir())
     assert snapshots == ["final", "step_2048", "step_4096"]
@@ -165,7 +166,7 @@ def test_export_writes_a_loadable_brain(trained: Path, tmp_path: Path) -> None:
 def test_export_best_takes_the_best_evaluated_brain(trained: Path, tmp_path: Path) -> None:
     state = json.loads((trained / training.STATE).read_text())
     scores = []
-    for line in (trained / training.EVALUATIONS).read_text().splitlines():
+    for line in (trained / training.EVALUATIONS).read_text().splitlines()[1:]:
         steps, _, _, score, *_ = line.split(",")
         scores.append((float(score), int(steps)))
     best = load_brain(training.export_run(trained, tmp_path / "best", best=True))
@@ -182,7 +183,7 @@ def test_options_in_env_kwargs_reach_the_env_and_the_evaluations(tmp_path: Path)
         env_kwargs={"scenario": "brawl", "options": {"round_cap": 3, "allow_prone": False}},
     )
     training.train(settings, tmp_path)
-    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()
+    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()[1:]
     assert [row.split(",")[0] for row in rows] == ["256", "512"]
 
 
@@ -198,7 +199,7 @@ def test_scenarios_share_the_envs_and_each_is_evaluated(tmp_path: Path) -> None:
     played = [env.unwrapped.ruleset.scenario.id for env in envs]
     assert played == ["formal_duel", "brawl", "formal_duel"]
     training.train(settings, tmp_path)
-    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()
+    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()[1:]
     assert [row.split(",")[1] for row in rows] == ["random@formal_duel", "random@brawl"]
 
 
@@ -212,7 +213,7 @@ def test_the_suite_shares_the_envs_and_each_setup_is_evaluated(tmp_path: Path) -
     assert variants == ["symmetric", "faithful", "symmetric"]
     assert [c.id for c in envs[1].ruleset.characters] == ["apprentice", "pirate"]
     training.train(settings, tmp_path)
-    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()
+    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()[1:]
     assert [row.split(",")[1] for row in rows] == [
         "random@duel_variant=symmetric",
         "random@duel_variant=faithful",
@@ -280,7 +281,7 @@ def test_a_finished_run_resumes_with_more_timesteps_keeping_its_logs(tmp_path: P
     # two legs resumed from the 1024 checkpoint: each its own logs (the first learnt nothing)
     assert (tmp_path / "logs" / "from_1024" / "progress.csv").exists()
     assert (tmp_path / "logs" / "from_1024.2" / "progress.csv").read_text().count("\n") >= 2
-    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()
+    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()[1:]
     assert [row.split(",")[0] for row in rows] == ["512", "1024", "1536", "2048"]
 
 

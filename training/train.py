@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import sys
-import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,7 @@ from duelo.envs.core.referee import summary
 from duelo.envs.fast import ENGINES
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.duels import run_job
+from duelo.evaluation.progress import ProgressLine
 from duelo.evaluation.report import Tally, score_of_a, setup_label
 from duelo.evaluation.tournament import TournamentSpec, schedule
 from duelo.training.export import (
@@ -57,7 +57,10 @@ CHECKPOINT = f"{CHECKPOINT_DIR}/model.zip"
 NORMALIZER = f"{CHECKPOINT_DIR}/normalizer.npz"
 STATE = f"{CHECKPOINT_DIR}/state.json"
 EVALUATIONS = "evaluations.csv"
-EVALUATION_FIELDS = 6
+EVALUATION_HEADER = ("timesteps", "opponent", "duels", "score", "low", "high")
+"""evaluations.csv's columns: the learner's score against each opponent (and setup) at
+those timesteps, over that many duels, with its 95% Wilson interval."""
+EVALUATION_FIELDS = len(EVALUATION_HEADER)
 """An evaluations.csv row: steps, opponent, duels, score, low, high."""
 LATEST_BRAIN = "brain"
 SNAPSHOTS = "snapshots"
@@ -214,7 +217,7 @@ class TrainingLoop(BaseCallback):
         self.pool = pool
         self.venv = venv
         self.state = state
-        self.started = time.perf_counter()
+        self.progress = ProgressLine("train", "steps") if sys.stderr.isatty() else None
 
     def _on_step(self) -> bool:
         steps = self.num_timesteps
@@ -224,22 +227,14 @@ class TrainingLoop(BaseCallback):
         if steps >= self.state["next_checkpoint"]:
             self.state["next_checkpoint"] += self.settings.checkpoint_every
             self.checkpoint()
-        if sys.stderr.isatty() and steps % 2048 < self.settings.n_envs:
-            rate = (steps - self.state["resumed_at"]) / max(
-                time.perf_counter() - self.started, 1e-9
-            )
+        if self.progress is not None:
             latest = self.state.get("last_evaluation")
             scored = (
                 f", last evaluation {np.mean([r['score'] for r in latest['against'].values()]):.2f}"
                 if latest
                 else ""
             )
-            print(
-                f"\rtrain {steps}/{self.settings.n_timesteps} steps, {rate:.0f} steps/s{scored}",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
+            self.progress(min(steps, self.settings.n_timesteps), self.settings.n_timesteps, scored)
         return True
 
     def export(self, out: Path, evaluation: dict[str, Any]) -> Path:
@@ -254,6 +249,8 @@ class TrainingLoop(BaseCallback):
         self.state["last_evaluation"] = {"timesteps": steps, "against": results}
         with (self.run / EVALUATIONS).open("a", newline="", encoding="utf-8") as stream:
             writer = csv.writer(stream)
+            if not stream.tell():
+                writer.writerow(EVALUATION_HEADER)
             for opponent, r in results.items():
                 writer.writerow(
                     [
@@ -337,11 +334,9 @@ def train(settings: TrainSettings, run: Path, resume: bool = False, engine: str 
         "snapshots": [],
         "last_evaluation": {},
         "best": {},
-        "resumed_at": 0,
     }
     if resume:
         state.update(read_state(run))
-        state["resumed_at"] = state["timesteps"]
         forget_evaluations_after(run, state["timesteps"])
 
     # --- envs: n_envs in one process, observations normalised ---
@@ -430,8 +425,6 @@ def train(settings: TrainSettings, run: Path, resume: bool = False, engine: str 
         raise
     finally:
         logger.close()  # the log files, also when a run in this process resumes this one
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
     final = loop.export(run / SNAPSHOTS / "final", {})
     results = evaluate(final, settings, seed=settings.seed + 1)
     state["last_evaluation"] = {"timesteps": model.num_timesteps, "against": results}
@@ -464,8 +457,10 @@ def forget_evaluations_after(run: Path, timesteps: int) -> None:
         return
     with path.open(newline="", encoding="utf-8") as stream:
         rows = list(csv.reader(stream))
-    kept = [row for row in rows if len(row) == EVALUATION_FIELDS and _at_most(row[0], timesteps)]
-    if len(kept) == len(rows):
+    kept = [list(EVALUATION_HEADER)] + [
+        row for row in rows if len(row) == EVALUATION_FIELDS and _at_most(row[0], timesteps)
+    ]
+    if kept == rows:
         return
     fresh = path.with_name(f".{EVALUATIONS}.new")
     with fresh.open("w", newline="", encoding="utf-8") as stream:

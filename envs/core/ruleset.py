@@ -14,6 +14,7 @@ anyone who needs to search ahead).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import IntEnum
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -54,6 +55,11 @@ class Ruleset(Protocol, Generic[StateT]):
     @property
     def actions(self) -> type[IntEnum]:
         """The system's `Action` enum (read-only here, so a ruleset's own enum fits)."""
+        ...
+
+    @property
+    def action_meanings(self) -> Mapping[int, str]:
+        """Each action in words, for a person choosing it (`duelo play`, `duelo systems`)."""
         ...
 
     def new_duel(self, dice: Dice) -> StateT:

@@ -158,6 +158,12 @@ def _check_declarations(ruleset: Ruleset[Any]) -> None:
         raise AssertionError(f"{ruleset.system}: actions must be numbered 0..n-1, got {values}")
     if ruleset.round_cap < 1:
         raise AssertionError(f"{ruleset.system}: the round cap must be positive")
+    unsaid = [a.name for a in ruleset.actions if not ruleset.action_meanings.get(int(a))]
+    if unsaid or len(ruleset.action_meanings) != len(values):
+        raise AssertionError(
+            f"{ruleset.system}: action_meanings must say each action in words, one for each "
+            f"(missing: {', '.join(unsaid) or 'none'})"
+        )
 
 
 def _checked_duel(

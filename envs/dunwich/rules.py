@@ -33,6 +33,7 @@ from duelo.envs.dunwich.state import (
     ATTACKS,
     BIDS,
     INCAPACITATION,
+    MEANINGS,
     PUSHES,
     REACTIONS,
     SHOTS,
@@ -87,6 +88,7 @@ class DunwichRuleset:
     """Hidden: sealed plans."""
     version = 2
     actions = Action
+    action_meanings = MEANINGS
     observation_spec = OBSERVATION_SPEC
 
     def __init__(

@@ -52,6 +52,39 @@ class Action(IntEnum):
     PUSH_3 = 26
 
 
+MEANINGS: dict[int, str] = {
+    Action.BID_0: "bid no Advantage Points for the initiative",
+    Action.BID_1: "bid 1 Advantage Point for the initiative",
+    Action.BID_2: "bid 2 Advantage Points for the initiative",
+    Action.BID_3: "bid 3 Advantage Points for the initiative",
+    Action.ESCAPE: "try to escape by the arena's end (a task)",
+    Action.DANAR: "Dañar: strike to harm",
+    Action.DESPLAZAR: "Desplazar: push them back",
+    Action.INCAPACITAR: "Incapacitar: grapple to subdue",
+    Action.POSITION_DANAR: "move to an advantageous position, then Dañar",
+    Action.DANAR_RETREAT: "Dañar, then retreat 7 m",
+    Action.DESPLAZAR_RETREAT: "Desplazar, then retreat 7 m",
+    Action.INCAPACITAR_RETREAT: "Incapacitar, then retreat 7 m",
+    Action.SHOOT: "shoot (more than 5 m away)",
+    Action.ADVANCE_SHOOT: "advance, staying beyond 5 m, then shoot",
+    Action.RETREAT_SHOOT: "retreat 7 m, then shoot",
+    Action.ADVANCE: "advance 7 m (no action)",
+    Action.RETREAT: "retreat 7 m (no action)",
+    Action.SPRINT: "sprint away",
+    Action.SPRINT_TOWARD: "sprint toward them",
+    Action.REACT_DANAR: "react: Dañar back",
+    Action.REACT_DEFEND: "react: defend yourself",
+    Action.REACT_DESPLAZAR: "react: Desplazar them",
+    Action.REACT_INCAPACITAR: "react: Incapacitar them",
+    Action.PUSH_0: "push them half your Físico in metres (no Advantage Points)",
+    Action.PUSH_1: "push them 0.5 m further for 1 Advantage Point",
+    Action.PUSH_2: "push them 1 m further for 2 Advantage Points",
+    Action.PUSH_3: "push them 1.5 m further for 3 Advantage Points",
+}
+"""Each action in words, for a person choosing (`duelo play`) and `duelo systems`
+(digest §12 table; the push's Advantage Points, §8.2)."""
+
+
 class Maneuver(IntEnum):
     """The four melee maneuvers (§5)."""
 

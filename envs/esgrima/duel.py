@@ -67,6 +67,30 @@ class DuelAction(IntEnum):
     SURRENDER = 14
 
 
+_CARDS = {
+    "ESTOCADA_ALTA": "Estocada alta (high thrust: 1d3 PG)",
+    "ESTOCADA_PROFUNDA": "Estocada profunda (deep thrust: 2 PG)",
+    "TAJO_CIRCULAR": "Tajo circular (circular slash: 1d3 PG)",
+    "TRETA": "Treta (ruse: take Foco, or 1 PG holding it)",
+    "FINTA": "Finta (feint: take Foco, or 1 PG holding it)",
+    "INSULTO": "Insulto (insult: initiative again, recover 1 PG)",
+}
+MEANINGS: dict[int, str] = {
+    **{DuelAction[f"PLAY_{card}"]: f"play {said}" for card, said in _CARDS.items()},
+    DuelAction.REPOSITION_KEEP_ALL: "reposition: keep your hand, defend instead of playing",
+    **{
+        DuelAction[f"REPOSITION_{slots}"]: (
+            f"reposition: discard card{'s' if len(slots) > 1 else ''} {' and '.join(slots)} "
+            "of your hand, draw back to 3, defend"
+        )
+        for slots in ("1", "2", "12", "3", "13", "23", "123")
+    },
+    DuelAction.SURRENDER: "surrender: you lose the duel",
+}
+"""Each action in words, for a person choosing (`duelo play`) and `duelo systems`
+(digest §8.1 cards and Reposition, §12; hand cards counted in card order)."""
+
+
 REPOSITION = DuelAction.REPOSITION_KEEP_ALL
 """Reposition actions are REPOSITION + bitmask of the hand slots (sorted by card) to discard."""
 
@@ -206,6 +230,7 @@ class EsgrimaDuelRuleset:
     """Hidden: hands and the deck."""
     version = 2
     actions = DuelAction
+    action_meanings = MEANINGS
     observation_spec = OBSERVATION_SPEC
 
     def __init__(

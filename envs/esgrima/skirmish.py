@@ -36,6 +36,7 @@ from duelo.envs.esgrima.skirmish_state import (
     ATTACKS,
     BANDS,
     INTERACTIONS,
+    MEANINGS,
     MOVES,
     QUIET,
     UNSUPPRESSED,
@@ -73,6 +74,7 @@ class EsgrimaSkirmishRuleset:
     perfect_information = True
     version = 2
     actions = SkirmishAction
+    action_meanings = MEANINGS
     observation_spec = OBSERVATION_SPEC
 
     def __init__(

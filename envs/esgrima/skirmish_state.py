@@ -45,6 +45,33 @@ class SkirmishAction(IntEnum):
     INTERACT_BLOCK = 20
 
 
+MEANINGS: dict[int, str] = {
+    SkirmishAction.MOVE_TOWARD: "move one band toward your opponent",
+    SkirmishAction.MOVE_AWAY: "move one band away (off the map from Far: flight)",
+    SkirmishAction.RELOCATE_NEAR: "relocate to the zone on their other side, staying Near",
+    SkirmishAction.MELEE_ATTACK: "attack in melee",
+    SkirmishAction.SHOT: "shoot",
+    SkirmishAction.THROW_WEAPON: "throw your light melee weapon",
+    SkirmishAction.EVADE: "evade",
+    SkirmishAction.DRAW_WEAPON: "draw or swap weapon",
+    SkirmishAction.RELOAD: "reload",
+    SkirmishAction.FOCALIZAR: "Focalizar: take Foco (Advantage on your next Action)",
+    SkirmishAction.LOCATE: "locate a hidden enemy",
+    SkirmishAction.SUPPRESSIVE_FIRE: "suppressive fire on their zone",
+    SkirmishAction.TAKE_COVER: "take cover behind an object here",
+    SkirmishAction.HIDE: "hide behind an object here",
+    SkirmishAction.INTERACT_EDGE: "use an object here for an edge over them",
+    SkirmishAction.INTERACT_AREA: "use an object here to hurt their zone",
+    SkirmishAction.CANCEL_EDGE: "cancel the edge they hold over you",
+    SkirmishAction.PASS: "pass",
+    SkirmishAction.SURRENDER: "surrender: you lose",
+    SkirmishAction.DELAY: "delay: act right after them",
+    SkirmishAction.INTERACT_BLOCK: "use an object here to block the way toward them",
+}
+"""Each action in words, for a person choosing (`duelo play`) and `duelo systems`
+(digest §12 skirmish table, with its optional Delay and Interact: block)."""
+
+
 MOVES = (SkirmishAction.MOVE_TOWARD, SkirmishAction.MOVE_AWAY, SkirmishAction.RELOCATE_NEAR)
 INTERACTIONS = (
     SkirmishAction.INTERACT_EDGE,

@@ -21,8 +21,15 @@ and ends with `loops.compile_into(globals())`, which adds the loops on its kerne
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from types import ModuleType
+from typing import TextIO
 
 import numpy as np
 
@@ -39,6 +46,47 @@ def compiled_module(system: str) -> ModuleType:
             f"no batched engine for {system!r}: it serves {', '.join(sorted(batched_systems()))}"
         )
     return importlib.import_module(module)
+
+
+COMPILE_NOTICE_AFTER = 2.0
+"""Seconds a call into a compiled module may take before duelo says it is compiling."""
+_compiled: set[str] = set()
+"""Systems whose compiled module answered a call in time in this process."""
+_told: set[str] = set()
+
+
+def compiling(system: str) -> AbstractContextManager[None]:
+    """Around a call into `system`'s compiled module: numba compiles each loop at its first
+    call on a machine, a minute or two in all, and says nothing, so a call that outlasts
+    `COMPILE_NOTICE_AFTER` prints one line on stderr (once a process). Once a call returns
+    in time the module counts as compiled, and the guard costs nothing more."""
+    return contextlib.nullcontext() if system in _compiled else _noticed(system)
+
+
+@contextlib.contextmanager
+def _noticed(
+    system: str, after: float = COMPILE_NOTICE_AFTER, stream: TextIO | None = None
+) -> Iterator[None]:
+    def notice() -> None:
+        if system not in _told:
+            _told.add(system)
+            print(
+                f"duelo: compiling the batched engine for {system} (its first use on this "
+                "machine takes a minute or two; later runs read the cache)",
+                file=stream or sys.stderr,
+                flush=True,
+            )
+
+    timer = threading.Timer(after, notice)
+    timer.daemon = True
+    began = time.perf_counter()
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        if time.perf_counter() - began < after:
+            _compiled.add(system)
 
 
 class BatchedDuels:
@@ -58,7 +106,10 @@ class BatchedDuels:
                 f"the batched engine plays the random opponent only, not {env.opponent.name!r}: "
                 "gymnasium.make_vec(..., vectorization_mode='sync') steps scalar envs instead"
             )
-        self.module = compiled_module(env.ruleset.system)
+        self.system = env.ruleset.system
+        self.module = compiled_module(self.system)
+        self.compiled = False
+        """Whether a step returned in time once: the loops are compiled (`compiling`)."""
         self.rules: np.ndarray = self.module.rules_of(env.ruleset)
         self.num_envs = num_envs
         self.same_step = same_step
@@ -92,9 +143,16 @@ class BatchedDuels:
         """Deal new duels in `rows` (a reset without a seed: the streams go on)."""
         if not self._seeded:
             raise RuntimeError("deal() called before reset()")
-        self.module.reset_rows(
-            self.duels, self.rules, self.seats, rows, self.fixed_seat, self.observations, self.masks
-        )
+        with compiling(self.system):
+            self.module.reset_rows(
+                self.duels,
+                self.rules,
+                self.seats,
+                rows,
+                self.fixed_seat,
+                self.observations,
+                self.masks,
+            )
 
     def step(self, actions: np.ndarray) -> None:
         """One step of every row; the results are in this object's arrays."""
@@ -110,7 +168,7 @@ class BatchedDuels:
 
     def advance(self, actions: np.ndarray) -> None:
         """`step` without checking `actions` (the caller made them: `num_envs` int64)."""
-        status = self.module.step_rows(
+        arguments = (
             self.duels,
             self.rules,
             self.seats,
@@ -128,6 +186,12 @@ class BatchedDuels:
             self.final_observations,
             self.ended,
         )
+        if self.compiled:  # the hot path: no guard, a step costs a few microseconds
+            status = self.module.step_rows(*arguments)
+        else:
+            with compiling(self.system):
+                status = self.module.step_rows(*arguments)
+            self.compiled = self.system in _compiled
         if status >= 0:
             raise IllegalActionError(
                 f"env {status}: action {int(actions[status])} is illegal here "

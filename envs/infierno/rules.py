@@ -38,6 +38,7 @@ from duelo.envs.infierno.staredown import (
     staredown_result,
 )
 from duelo.envs.infierno.state import (
+    MEANINGS,
     Action,
     Attack,
     AttackMode,
@@ -149,6 +150,7 @@ class InfiernoRuleset:
     weapon never drawn; the solver does not)."""
     version = 2
     actions = Action
+    action_meanings = MEANINGS
     observation_spec = OBSERVATION_SPEC
 
     def __init__(

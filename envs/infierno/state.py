@@ -43,6 +43,41 @@ class Action(IntEnum):
     CRIT_LETHAL = 28
 
 
+MEANINGS: dict[int, str] = {
+    Action.END_TURN: "end your turn",
+    Action.ATTACK_MAIN: "attack with the weapon in your main hand (melee or ranged, by range)",
+    Action.ATTACK_UNARMED: "punch or kick (adjacent)",
+    Action.PISTOL_WHIP: "strike with the butt of your firearm (adjacent)",
+    Action.THROW_MAIN: "throw the weapon in your main hand",
+    Action.TWO_WEAPON_ATTACK: "attack with both hands (full round)",
+    Action.DRAW_PRIMARY: "draw your primary weapon",
+    Action.DRAW_SECONDARY: "draw your secondary weapon",
+    Action.HOLSTER_MAIN: "holster the weapon in your main hand",
+    Action.ADVANCE: "move toward your opponent (a move action)",
+    Action.RETREAT: "move away from your opponent (a move action)",
+    Action.STEP_IN: "take a 1.5 m step toward your opponent",
+    Action.STEP_OUT: "take a 1.5 m step away from your opponent",
+    Action.RUN_IN: "run toward your opponent (full round)",
+    Action.RUN_OUT: "run away from your opponent (full round)",
+    Action.TAKE_COVER: "get behind the cover nearby",
+    Action.CLEAR_JAM: "clear your jammed firearm",
+    Action.RELOAD: "reload your firearm (full round)",
+    Action.FEINT: "feint (Deceive against Attention): your next attack is a sneak attack",
+    Action.PRONE_TOGGLE: "drop prone, or stand up",
+    Action.DELAY: "delay: from now on, act right after your opponent",
+    Action.SURRENDER: "surrender: you lose the duel",
+    Action.SETTLE: "both missed: settle (a draw if both settle)",
+    Action.INSIST: "both missed: insist (the duel is fought again)",
+    Action.CRIT_MULTIPLY: "critical: multiply the damage",
+    Action.CRIT_MAXIMUM: "critical: maximum damage",
+    Action.CRIT_IGNORE_RD: "critical: ignore the damage reduction",
+    Action.CRIT_SEQUEL: "critical: leave a Sequel (-2 to their rolls)",
+    Action.CRIT_LETHAL: "critical: make the nonlethal damage lethal",
+}
+"""Each action in words, for a person choosing (`duelo play`) and `duelo systems`
+(digest §12 table; the critical effects C1-C5 of §7)."""
+
+
 CRIT_EFFECTS = (
     Action.CRIT_MULTIPLY,
     Action.CRIT_MAXIMUM,

@@ -35,6 +35,7 @@ from duelo.envs.liminal.setup import (
     load_catalog,
 )
 from duelo.envs.liminal.state import (
+    MEANINGS,
     MOVE_STEPS,
     Action,
     Deed,
@@ -67,6 +68,7 @@ class LiminalRuleset:
     perfect_information = True
     version = 2
     actions = Action
+    action_meanings = MEANINGS
     observation_spec = OBSERVATION_SPEC
 
     def __init__(

@@ -40,6 +40,35 @@ class Action(IntEnum):
     DEFEND_ALLY_WITHDRAWS = 24
 
 
+_MOVES = {"HOLD": "stay put", "ADVANCE": "step closer", "RETREAT": "step back"}
+_DEEDS = {
+    "": "",
+    "_MELEE": ", then strike in melee",
+    "_SHOOT": ", then shoot",
+    "_DEFEND": ", then defend",
+    "_SOCIAL": ", then press them to give up",
+}
+MEANINGS: dict[int, str] = {
+    **{
+        Action[move + deed]: said + rest
+        for move, said in _MOVES.items()
+        for deed, rest in _DEEDS.items()
+    },
+    Action.RECOVER: "pick up your dropped weapon (no move)",
+    Action.FAST_ADVANCE: "close two steps fast (Athletics, if engaged)",
+    Action.FAST_RETREAT: "fall back two steps fast",
+    Action.CRIT_DAMAGE: "critical: +1d6 damage",
+    Action.CRIT_ACT_FIRST: "critical: act first from next round",
+    Action.CRIT_DISARM: "critical: disarm them",
+    Action.CRIT_DRAW_ATTACKS: "critical: become an enemy's next target",
+    Action.DEFEND_PERFECT_COVER: "defence critical: reach perfect cover",
+    Action.DEFEND_WITHDRAW: "defence critical: withdraw from the fight",
+    Action.DEFEND_ALLY_WITHDRAWS: "defence critical: let an ally withdraw",
+}
+"""Each action in words, for a person choosing (`duelo play`) and `duelo systems`
+(digest §12 table: a free move with the turn's action, then the critical choices)."""
+
+
 class Deed(IntEnum):
     """The action that goes with a free move (ids 0-14 are move * 5 + deed)."""
 

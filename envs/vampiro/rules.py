@@ -41,6 +41,7 @@ from duelo.envs.vampiro.setup import (
 from duelo.envs.vampiro.state import (
     ATTACKS,
     DEFENCES,
+    MEANINGS,
     MELEE_ATTACKS,
     MODIFIERS,
     MULTIPLE,
@@ -107,6 +108,7 @@ class VampiroRuleset:
     """Hidden: blind declarations in a full tie."""
     version = 2
     actions = Action
+    action_meanings = MEANINGS
     observation_spec = OBSERVATION_SPEC
 
     def __init__(

@@ -53,6 +53,41 @@ class Action(IntEnum):
     ABORT_BLOCK_WP = 35
 
 
+MEANINGS: dict[int, str] = {
+    Action.STRIKE: "plan: strike with your fists (within 1 m)",
+    Action.KICK: "plan: kick (within 1 m)",
+    Action.WEAPON_STRIKE: "plan: strike with your melee weapon (within 2 m)",
+    Action.SHOOT: "plan: shoot",
+    Action.SHOOT_TWICE: "plan: shoot twice (-2 dice, then -3)",
+    Action.BURST: "plan: fire a burst (3 rounds)",
+    Action.FULL_AUTO: "plan: fire full auto (half the clip)",
+    Action.DODGE: "plan: dodge",
+    Action.BLOCK_PARRY: "plan: block, or parry with a melee weapon (against melee)",
+    Action.ATTACK_DODGE: "plan: attack (-2 dice), and dodge when needed (-3 dice)",
+    Action.DOUBLE_ATTACK: "plan: attack twice in melee (-2 dice, then -3)",
+    Action.CLOSE: "plan: run at them, stopping at 1 m",
+    Action.OPEN: "plan: run away (far enough, and you have fled)",
+    Action.RELOAD: "plan: reload, or clear a jam",
+    Action.AIM: "plan: aim (dice for your next shot)",
+    Action.CLINCH: "plan: clinch (within 1 m)",
+    Action.BITE: "plan: bite (a vampire, holding or clinched)",
+    Action.HEAL: "plan: heal a wound with blood (a vampire)",
+    Action.DELAY: "plan: delay, and choose after their next action",
+    **{
+        Action[f"K{k}{wp}"]: f"Celerity: {k} extra action{'s' if k != 1 else ''}{said}"
+        for k in range(6)
+        for wp, said in (("", ""), ("_WP", ", and 1 Willpower for an automatic success"))
+    },
+    Action.NO_ABORT: "attacked: keep your plan",
+    Action.ABORT_DODGE_ROLL: "attacked: abort to a dodge (roll Willpower)",
+    Action.ABORT_DODGE_WP: "attacked: abort to a dodge (spend 1 Willpower)",
+    Action.ABORT_BLOCK_ROLL: "attacked: abort to a block or parry (roll Willpower)",
+    Action.ABORT_BLOCK_WP: "attacked: abort to a block or parry (spend 1 Willpower)",
+}
+"""Each action in words, for a person choosing (`duelo play`) and `duelo systems`
+(digest §12 tables: the plan, its modifiers, the abort)."""
+
+
 PLANS = tuple(Action(i) for i in range(Action.DELAY + 1))
 MODIFIERS = tuple(Action(i) for i in range(Action.K0, Action.K5_WP + 1))
 ABORTS = tuple(Action(i) for i in range(Action.NO_ABORT, Action.ABORT_BLOCK_WP + 1))

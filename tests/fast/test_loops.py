@@ -3,6 +3,9 @@ cached per system, and a cache dropped when a file shared by every system change
 
 from __future__ import annotations
 
+import contextlib
+import io
+import time
 from pathlib import Path
 
 import pytest
@@ -10,7 +13,7 @@ import pytest
 pytest.importorskip("numba")
 
 from duelo.envs.esgrima import fast_duel as esgrima_duel  # noqa: E402
-from duelo.envs.fast import loops  # noqa: E402
+from duelo.envs.fast import engine, loops  # noqa: E402
 from duelo.envs.infierno import fast as infierno  # noqa: E402
 
 
@@ -40,3 +43,26 @@ def test_a_cache_made_before_a_shared_file_changed_is_dropped(tmp_path: Path) ->
     (cache / "system.shared.sha256").write_text("0" * 64, encoding="ascii")  # files changed
     loops.drop_stale_cache(module)
     assert not any(path.exists() for path in ours)
+
+
+def test_a_first_slow_call_says_the_engine_is_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba compiles silently for a minute or two: a call that outlasts the notice's
+    delay prints one line, once a process; a call that returns in time marks the module
+    compiled, after which the guard is a no-op."""
+    monkeypatch.setattr(engine, "_compiled", set())
+    monkeypatch.setattr(engine, "_told", set())
+    stream = io.StringIO()
+    for _ in range(2):
+        with engine._noticed("toy", after=0.0, stream=stream):
+            deadline = time.monotonic() + 60
+            while not stream.getvalue() and time.monotonic() < deadline:
+                time.sleep(0.01)
+    assert stream.getvalue() == (
+        "duelo: compiling the batched engine for toy (its first use on this machine takes a "
+        "minute or two; later runs read the cache)\n"
+    )
+    assert "toy" not in engine._compiled
+    with engine._noticed("toy", after=600.0, stream=stream):
+        pass
+    assert "toy" in engine._compiled
+    assert isinstance(engine.compiling("toy"), contextlib.nullcontext)

@@ -116,7 +116,7 @@ def test_legs_resumed_from_one_checkpoint_keep_every_log_and_one_row_per_evaluat
     assert legs == ["from_1024", "from_1024.2", "from_1024.3"]
     for leg in legs:
         assert (tmp_path / "logs" / leg / "progress.csv").read_text().count("\n") >= 2
-    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()
+    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()[1:]
     steps = [row.split(",")[0] for row in rows]
     assert steps == ["512", "1024", "1536", "2048", "2560", "3072"]
 
@@ -127,6 +127,7 @@ def test_a_half_written_evaluation_row_is_dropped_on_resume(tmp_path: Path) -> N
     with (tmp_path / training.EVALUATIONS).open("a", encoding="utf-8") as stream:
         stream.write("1536,random,2")  # a kill in the middle of a row
     training.train(short(n_timesteps=1536), tmp_path, resume=True)
-    rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()
+    header, *rows = (tmp_path / training.EVALUATIONS).read_text().splitlines()
+    assert header.split(",") == list(training.EVALUATION_HEADER)  # kept by the resume
     assert [row.split(",")[0] for row in rows] == ["512", "1024", "1536"]
     assert all(len(row.split(",")) == training.EVALUATION_FIELDS for row in rows)
