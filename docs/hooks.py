@@ -14,6 +14,7 @@ import importlib
 import inspect
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,13 @@ def _entry(entry: System) -> list[str]:
         lines += [f"The default tournament's suite: {_suite(entry.suite)}.", ""]
     lines += ["Rules options (`options={...}`, `--option KEY=VALUE`):", ""]
     lines += [f"- `{line}`" for line in entry.option_lines()]
+    ruleset = entry.ruleset()
+    lines += ["", "Actions:", ""]
+    lines += [
+        f"- `{a.value}` `{a.name}`: {ruleset.action_meanings[a.value]}" for a in ruleset.actions
+    ]
+    lines += ["", "Observation (the flat vector's keys, in order):", ""]
+    lines += [ruleset.observation_spec.markdown_table()]
     lines += ["", *_demoted(inspect.getdoc(entry.env) or ""), ""]
     return lines
 
@@ -95,16 +103,148 @@ def brains_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-TABLES = {"brains": brains_table}
-"""What a page's `<!-- measured: NAME -->` becomes: NAME's rows in `measured/NAME.json`
-(written by `docs/measure.py`, never by hand)."""
+def exact_table(rows: list[dict[str, Any]]) -> str:
+    """The solved scenarios: walk, value of optimal play and its Monte Carlo check, and
+    each policy's score against optimal play / exploitability."""
+    solved = [row for row in rows if "value" in row]
+    names = list(dict.fromkeys(_column(p) for row in solved for p in row["policies"]))
+    head = "| system, scenario | states (walk) | optimal, side A | Monte Carlo (99 %) |"
+    lines = [head + "".join(f" {n} |" for n in names), "|---" * (4 + len(names)) + "|"]
+    for row in solved:
+        duels, mean, half = row["check"]
+        inside = "inside" if abs(mean - row["value"]) <= half + 1e-9 else "OUTSIDE"
+        cells = dict.fromkeys(names, "-")
+        for policy, (against, exploitability) in row["policies"].items():
+            cells[_column(policy)] = f"{against:.3f} / {exploitability:.3f}"
+        lines.append(
+            f"| {row['system']}, {row['scenario']} | {row['states']:,} ({row['seconds']} s) | "
+            f"{row['value']:.4f} | {mean:.4f} ± {half:.4f} over {duels:,}: {inside} |"
+            + "".join(f" {cells[n]} |" for n in names)
+        )
+    return "\n".join(lines)
+
+
+def _column(policy: str) -> str:
+    return "shipped brain" if policy.startswith("brain:") else policy.split(":")[-1]
+
+
+def unsolved_table(rows: list[dict[str, Any]]) -> str:
+    """The scenarios the solver stopped short of, and how far it got."""
+    lines = ["| system, scenario | the walk |", "|---|---|"]
+    for row in rows:
+        if "walked" in row:
+            got = (
+                f"over {row['walked']:,} states, still in round {row['round']} "
+                f"after {row['seconds']} s"
+            )
+        elif "why" in row:
+            got = row["why"]
+        else:
+            continue
+        lines.append(f"| {row['system']}, {row['scenario']} | {got} |")
+    return "\n".join(lines)
+
+
+def bench_systems_table(bench: dict[str, Any]) -> str:
+    """`duelo bench`'s figures per system, each against CartPole-v1's in the same run."""
+    reference = bench["reference"]
+    lines = [
+        "| system | flat step | Dict step | ruleset decision | scripted duels/s | numpy brain "
+        "(torch) | MaskablePPO frames/s (env share) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, row in bench["systems"].items():
+        brain = row.get("brain")
+        training = row["training"]
+        lines.append(
+            f"| {name} | {row['flat_step_us']:.1f} us (x{row['flat_step_ratio_to_reference']:.1f})"
+            f" | {row['step_us']:.1f} us (x{row['step_ratio_to_reference']:.1f})"
+            f" | {row['ruleset_decision_us']:.1f} us | {row['tournament_duels_per_second']:,.0f}"
+            f" | {_brain_cell(brain)} | {training['frames_per_second']:,.0f}"
+            f" (x{training['ratio_to_reference']:.2f} of PPO, {training['env_share']:.0%}) |"
+        )
+    serve = bench["serve"]
+    lines += [
+        "",
+        f"CartPole-v1 in the same run: a step {reference['step_us']:.1f} us, PPO "
+        f"{reference['training']['frames_per_second']:,.0f} frames/s (env "
+        f"{reference['training']['env_share']:.0%}). A brain's decision over `duelo serve` on "
+        f"loopback: {serve['p50_us']:,.0f} us at the median, {serve['p99_us']:,.0f} us at the "
+        f"99th percentile (in process {serve['in_process_us']:.1f} us). {_machine(bench)}",
+    ]
+    return "\n".join(lines)
+
+
+def _brain_cell(brain: dict[str, float] | None) -> str:
+    if brain is None:
+        return "-"
+    return f"{brain['numpy_us']:.1f} us ({brain['torch_us']:,.0f} us)"
+
+
+def _machine(bench: dict[str, Any]) -> str:
+    machine = bench["machine"]
+    return f"Python {machine['python']}, numpy {machine['numpy']}, on {machine['processor']}."
+
+
+def bench_batched_table(bench: dict[str, Any]) -> str:
+    """The batched engine's decisions a second by batch size, against the scalar env and
+    CartPole-v1's vector env at the same size; one env's step against CartPole's; and
+    MaskablePPO's frames a second on the batch, with the env's share of the time."""
+    batched = bench["batched"]
+    sizes = list(next(iter(batched.values()))["by_size"])
+    head = "| | " + " | ".join(f"N={int(n):,}" for n in sizes)
+    lines = [head + " | scalar env | one step | MaskablePPO frames/s |"]
+    lines.append("|---" * (len(sizes) + 4) + "|")
+    for env_id, row in batched.items():
+        cells = [_rate(row["by_size"][n]["decisions_per_second"]) for n in sizes]
+        step = f"{row['single_step_us']:.1f} us (x{row['single_step_ratio_to_cartpole']:.2f})"
+        training = row["training"]
+        learned = f"{training['frames_per_second']:,.0f} (env {training['env_share']:.0%})"
+        scalar = _rate(row["scalar_decisions_per_second"])
+        lines.append(f"| {env_id} | {' | '.join(cells)} | {scalar} | {step} | {learned} |")
+    first = next(iter(batched.values()))["by_size"]
+    cartpole = [_rate(first[n]["cartpole_vector_per_second"]) for n in sizes]
+    lines.append(f"| CartPole-v1 vector env | {' | '.join(cartpole)} | | | |")
+    return "\n".join(lines)
+
+
+def _rate(per_second: float) -> str:
+    for size, suffix in ((1e6, "M"), (1e3, "k")):
+        if per_second >= size:
+            return f"{per_second / size:.1f}{suffix}"
+    return f"{per_second:.0f}"
+
+
+def bench_tournaments_table(bench: dict[str, Any]) -> str:
+    """Tournament duels a second on each engine, the records of both compared in the run."""
+    lines = ["| pairing | `--engine fast` | `--engine python` | ratio |", "|---|---|---|---|"]
+    for pairing, row in bench["batched_tournament"].items():
+        lines.append(
+            f"| {pairing} | {row['fast_duels_per_second']:,.0f} duels/s | "
+            f"{row['python_duels_per_second']:,.0f} | {row['ratio']:.1f}x |"
+        )
+    return "\n".join(lines)
+
+
+Table = Callable[[Any], str]
+TABLES: dict[str, tuple[str, Table]] = {
+    "brains": ("brains", brains_table),
+    "exact": ("exact", exact_table),
+    "exact_unsolved": ("exact", unsolved_table),
+    "bench_systems": ("bench", bench_systems_table),
+    "bench_batched": ("bench", bench_batched_table),
+    "bench_tournaments": ("bench", bench_tournaments_table),
+}
+"""What a page's `<!-- measured: NAME -->` becomes: a table of the data in
+`measured/FILE.json` (written by `docs/measure.py`, or for `bench` by `duelo bench
+--out docs/measured/bench.json`; never by hand)."""
 
 
 def rendered(markdown: str) -> str:
     """`markdown` with each marker replaced by its table."""
-    for name, table in TABLES.items():
+    for name, (file, table) in TABLES.items():
         marker = f"<!-- measured: {name} -->"
         if marker in markdown:
-            rows = json.loads((MEASURED / f"{name}.json").read_text(encoding="utf-8"))
+            rows = json.loads((MEASURED / f"{file}.json").read_text(encoding="utf-8"))
             markdown = markdown.replace(marker, table(rows))
     return markdown

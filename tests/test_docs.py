@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from duelo.cli import build_parser
-from duelo.envs.systems import SYSTEM_PACKAGES, SYSTEMS
+from duelo.envs.systems import SYSTEM_PACKAGES, SYSTEMS, batched_systems
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted((ROOT / "docs").glob("*.md"))
@@ -122,6 +122,17 @@ def test_the_measured_brains_table_has_a_row_per_shipped_brain_and_setup() -> No
     assert [(row["system"], row["setup"], row["brain"]) for row in rows] == wanted
     assert {row["duels"] for row in rows} == {2000}
     assert all(row["low"] <= row["score"] <= row["high"] for row in rows)
+
+
+def test_the_measured_benchmark_is_a_whole_run_of_every_system() -> None:
+    """The benchmarks page renders a full `duelo bench --out` (not a --quick smoke run)
+    that timed every system, every batched env id and the tournaments of both engines."""
+    bench = json.loads((ROOT / "docs" / "measured" / "bench.json").read_text(encoding="utf-8"))
+    assert bench["quick"] is False
+    assert list(bench["systems"]) == list(SYSTEMS)
+    batched = [env_id for name in batched_systems() for env_id in SYSTEMS[name].env_ids]
+    assert sorted(bench["batched"]) == sorted(batched)
+    assert bench["batched_tournament"]
 
 
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:

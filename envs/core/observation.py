@@ -230,7 +230,7 @@ class ObservationSpec:
         ]
 
     def markdown_table(self) -> str:
-        """The observation table for docs and `duelo systems`."""
+        """The observation table of the docs' system pages (`docs/hooks.py`)."""
         rows = ["| key | shape | bounds | meaning |", "|---|---|---|---|"]
         for key in self.keys:
             shape = "x".join(str(n) for n in key.shape)
