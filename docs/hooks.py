@@ -103,48 +103,6 @@ def brains_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def exact_table(rows: list[dict[str, Any]]) -> str:
-    """The solved scenarios: walk, value of optimal play and its Monte Carlo check, and
-    each policy's score against optimal play / exploitability."""
-    solved = [row for row in rows if "value" in row]
-    names = list(dict.fromkeys(_column(p) for row in solved for p in row["policies"]))
-    head = "| system, scenario | states (walk) | optimal, side A | Monte Carlo (99 %) |"
-    lines = [head + "".join(f" {n} |" for n in names), "|---" * (4 + len(names)) + "|"]
-    for row in solved:
-        duels, mean, half = row["check"]
-        inside = "inside" if abs(mean - row["value"]) <= half + 1e-9 else "OUTSIDE"
-        cells = dict.fromkeys(names, "-")
-        for policy, (against, exploitability) in row["policies"].items():
-            cells[_column(policy)] = f"{against:.3f} / {exploitability:.3f}"
-        lines.append(
-            f"| {row['system']}, {row['scenario']} | {row['states']:,} ({row['seconds']} s) | "
-            f"{row['value']:.4f} | {mean:.4f} ± {half:.4f} over {duels:,}: {inside} |"
-            + "".join(f" {cells[n]} |" for n in names)
-        )
-    return "\n".join(lines)
-
-
-def _column(policy: str) -> str:
-    return "shipped brain" if policy.startswith("brain:") else policy.split(":")[-1]
-
-
-def unsolved_table(rows: list[dict[str, Any]]) -> str:
-    """The scenarios the solver stopped short of, and how far it got."""
-    lines = ["| system, scenario | the walk |", "|---|---|"]
-    for row in rows:
-        if "walked" in row:
-            got = (
-                f"over {row['walked']:,} states, still in round {row['round']} "
-                f"after {row['seconds']} s"
-            )
-        elif "why" in row:
-            got = row["why"]
-        else:
-            continue
-        lines.append(f"| {row['system']}, {row['scenario']} | {got} |")
-    return "\n".join(lines)
-
-
 def bench_systems_table(bench: dict[str, Any]) -> str:
     """`duelo bench`'s figures per system, each against CartPole-v1's in the same run."""
     reference = bench["reference"]
@@ -229,8 +187,6 @@ def bench_tournaments_table(bench: dict[str, Any]) -> str:
 Table = Callable[[Any], str]
 TABLES: dict[str, tuple[str, Table]] = {
     "brains": ("brains", brains_table),
-    "exact": ("exact", exact_table),
-    "exact_unsolved": ("exact", unsolved_table),
     "bench_systems": ("bench", bench_systems_table),
     "bench_batched": ("bench", bench_batched_table),
     "bench_tournaments": ("bench", bench_tournaments_table),
