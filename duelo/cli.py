@@ -506,8 +506,7 @@ def print_systems(verbose: bool = False) -> None:
             for line in info.option_lines():
                 _wrapped("", line, indent=4)
         else:
-            defaults = (line.split(" (")[0].replace(" = ", "=") for line in info.option_lines())
-            _wrapped("options", ", ".join(defaults))
+            _wrapped("options", ", ".join(info.option_lines(choices=False)))
         print("  actions:")
         for action in ruleset.actions:
             said = ruleset.action_meanings[int(action)]

@@ -28,7 +28,7 @@ import numpy as np
 from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import PolicyFault, ask
-from duelo.envs.core.runner import duel_streams, playing
+from duelo.envs.core.runner import duel_streams, forfeit_reason, playing
 from duelo.envs.core.state import Outcome
 from duelo.envs.systems import system as system_of
 from duelo.evaluation.tournament import TournamentSpec
@@ -203,9 +203,8 @@ class Table:
             else:
                 try:
                     action = ask(self.npc, spec.view(flat), mask, rngs[to_act], MOVE_TIME_LIMIT)
-                except PolicyFault as fault:
-                    reason = f"{self.npc.name} forfeits: its policy {fault}"
-                    state.finish(Outcome(self.seat, reason))
+                except PolicyFault as fault:  # as in a tournament
+                    state.finish(Outcome(self.seat, forfeit_reason(to_act, str(fault))))
                     break
             ruleset.apply(state, to_act, action, dice)
         if narrate:

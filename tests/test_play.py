@@ -137,3 +137,13 @@ def test_the_table_under_a_pseudo_terminal() -> None:
     assert "SURRENDER       surrender: you lose the duel" in plain
     assert "answer with a number or an action's name" in plain
     assert "Result: you lose" in plain and "Rematch? (y: a new duel on --seed" in plain
+
+
+def test_an_npc_that_raises_forfeits_as_in_a_tournament() -> None:
+    """A hostile opponent's fault ends the duel in the person's favour, worded as a
+    tournament records it, with no traceback; the table does not wait on it."""
+    out = io.StringIO()
+    outcome = play("dunwich", "tests.hostile:Raiser", 0, 0, {}, io.StringIO("1\n" * 50), out)
+    assert outcome.winner == 0
+    assert "side B forfeits: its policy raised" in outcome.reason
+    assert "Result: you win" in out.getvalue()

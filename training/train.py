@@ -200,6 +200,10 @@ def evaluate(brain_dir: Path, settings: TrainSettings, seed: int) -> dict[str, d
     return results
 
 
+def _scored(against: dict[str, Any]) -> str:
+    return f", last evaluation {np.mean([r['score'] for r in against.values()]):.2f}"
+
+
 class TrainingLoop(BaseCallback):
     """Evaluation, self-play promotion, checkpoints and the progress line."""
 
@@ -218,6 +222,9 @@ class TrainingLoop(BaseCallback):
         self.venv = venv
         self.state = state
         self.progress = ProgressLine("train", "steps") if sys.stderr.isatty() else None
+        latest = state.get("last_evaluation")  # a resumed run's, until its next evaluation
+        self.scored = _scored(latest["against"]) if latest else ""
+        """The progress line's tail: the last evaluation's mean score."""
 
     def _on_step(self) -> bool:
         steps = self.num_timesteps
@@ -227,14 +234,9 @@ class TrainingLoop(BaseCallback):
         if steps >= self.state["next_checkpoint"]:
             self.state["next_checkpoint"] += self.settings.checkpoint_every
             self.checkpoint()
-        if self.progress is not None:
-            latest = self.state.get("last_evaluation")
-            scored = (
-                f", last evaluation {np.mean([r['score'] for r in latest['against'].values()]):.2f}"
-                if latest
-                else ""
-            )
-            self.progress(min(steps, self.settings.n_timesteps), self.settings.n_timesteps, scored)
+        if self.progress is not None:  # every step: the line itself redraws at most 5 a second
+            total = self.settings.n_timesteps
+            self.progress(min(steps, total), total, self.scored)
         return True
 
     def export(self, out: Path, evaluation: dict[str, Any]) -> Path:
@@ -263,6 +265,7 @@ class TrainingLoop(BaseCallback):
                     ]
                 )
         mean_score = float(np.mean([r["score"] for r in results.values()]))
+        self.scored = _scored(results)
         self.logger.record("eval/mean_score", mean_score)
         scores = ", ".join(f"{name} {r['score']:.2f}" for name, r in results.items())
         start = "\r\033[K" if sys.stderr.isatty() else ""  # clear the progress line first

@@ -83,13 +83,16 @@ class System:
         """The `scenario` variant's values as the configs list them, the default first."""
         return _scenarios(self.scenario_ids) if self.scenario_ids else ()
 
-    def option_lines(self) -> list[str]:
-        """Each option as `name = default (choices)`, for `duelo systems`."""
+    def option_lines(self, choices: bool = True) -> list[str]:
+        """Each option as `name = default (choices)`, for `duelo systems` and the docs;
+        without `choices`, as `name=default` (`duelo systems`' short form)."""
+        if not choices:
+            return [f"{f.name}={f.default!s}" for f in dataclasses.fields(self.options)]
         hints = typing.get_type_hints(self.options)
         lines = []
         for field in dataclasses.fields(self.options):
-            choices = typing.get_args(hints[field.name])
-            kind = " | ".join(map(str, choices)) if choices else hints[field.name].__name__
+            allowed = typing.get_args(hints[field.name])
+            kind = " | ".join(map(str, allowed)) if allowed else hints[field.name].__name__
             lines.append(f"{field.name} = {field.default!s} ({kind})")
         return lines
 
