@@ -14,7 +14,8 @@ says `illegal_move`; `illegal_action="raise"` raises `IllegalActionError` naming
 to debug an agent. Every duelo system decides one seat at a time (a sealed bid, too,
 is two decisions in turn), so `parallel_env` is PettingZoo's own
 `turn_based_aec_to_parallel` over it: each parallel step is the one agent to act.
-`render_mode="ansi"` returns the narration, `"human"` prints it.
+`render_mode="ansi"` returns the narration, `"human"` prints what happened since
+the last render.
 
 A duel that the rules end before anyone decides still counts, as in the Gymnasium
 env: agent "a" gets one step whose only legal action, `TAKE_RESULT`, ends it with that
@@ -46,7 +47,8 @@ RENDER_MODES = ("ansi", "human")
 class DuelAEC(AECEnv):
     """A duel of `system` between two PettingZoo agents; `variant` as for `gym.make`
     (scenario, fighters, options...). `render_mode` "ansi" returns the narration,
-    "human" prints it; `illegal_action` and `illegal_reward` as the module says."""
+    "human" prints what happened since it last did; `illegal_action` and
+    `illegal_reward` as the module says."""
 
     metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": True, "render_fps": 4}
 
@@ -86,6 +88,8 @@ class DuelAEC(AECEnv):
         self._seeds = np.random.default_rng()
         self.state: Any = None
         self.dice: GeneratorDice | None = None
+        self._printed = 0
+        """"human": the narration's events printed so far in this duel."""
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -98,6 +102,7 @@ class DuelAEC(AECEnv):
             self._seeds = np.random.default_rng(seed)
         self.dice = GeneratorDice(int(self._seeds.integers(2**63)))
         self.state = self.ruleset.new_duel(self.dice)
+        self._printed = 0
         seat = self.ruleset.to_act(self.state)  # None: over before anyone decides
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
@@ -174,11 +179,12 @@ class DuelAEC(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None or self.state is None:
             return None
-        text = "\n".join(event.text for event in self.state.log) + "\n"
-        if self.render_mode == "human":
-            print(text, end="")
+        if self.render_mode == "human":  # what happened since the last render
+            for event in self.state.log[self._printed :]:
+                print(event.text)
+            self._printed = len(self.state.log)
             return None
-        return text
+        return "\n".join(event.text for event in self.state.log) + "\n"
 
     def close(self) -> None:
         """Nothing to release."""

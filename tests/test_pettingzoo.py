@@ -174,3 +174,18 @@ def test_the_supersuit_and_stable_baselines3_tutorial_path(system: str) -> None:
     model.learn(128)
     assert model.num_timesteps >= 128
     envs.close()
+
+
+def test_human_render_prints_each_event_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """A "human" render after every step narrates the duel once through, not the whole
+    log again at each step."""
+    env = duelo_pz.env("infierno", "human")
+    env.reset(seed=3)
+    for agent in env.agent_iter():
+        *_, terminated, truncated, _ = env.last()
+        mask = env.observe(agent)["action_mask"]
+        env.step(None if terminated or truncated else int(np.flatnonzero(mask)[0]))
+        env.render()
+    log = env.unwrapped.state.log
+    assert len(log) > 10
+    assert capsys.readouterr().out == "".join(f"{event.text}\n" for event in log)
