@@ -166,6 +166,18 @@ def bench_batched_table(bench: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def bench_parties_table(bench: dict[str, Any]) -> str:
+    """A skirmish step by scenario and party size, against CartPole-v1's step."""
+    lines = ["| system, scenario | fighters | step | x CartPole-v1 |", "|---|---|---|---|"]
+    for name, scenarios in bench["parties"].items():
+        for scenario, row in scenarios.items():
+            lines.append(
+                f"| {name}, {scenario} | {row['fighters']} | {row['step_us']:.1f} us | "
+                f"x{row['step_ratio_to_reference']:.1f} |"
+            )
+    return "\n".join(lines)
+
+
 def _rate(per_second: float) -> str:
     for size, suffix in ((1e6, "M"), (1e3, "k")):
         if per_second >= size:
@@ -184,12 +196,72 @@ def bench_tournaments_table(bench: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def exact_table(rows: list[dict[str, Any]]) -> str:
+    """The solved scenarios: states, side A's exact value, each policy's score against
+    an optimal opponent / its exploitability, and the Monte Carlo check of the value."""
+    solved = [row for row in rows if "value" in row]
+    names = list(dict.fromkeys(_column(p) for row in solved for p in row["policies"]))
+    lines = [
+        f"| system, scenario | states | optimal, side A | {' | '.join(names)} | check |",
+        "|---" * (len(names) + 4) + "|",
+    ]
+    for row in solved:
+        cells = dict.fromkeys(names, "")
+        for policy, (against, exploitability) in row["policies"].items():
+            cells[_column(policy)] = f"{against:.3f} / {exploitability:.3f}"
+        duels, mean, half = row["check"]
+        inside = "inside" if abs(mean - row["value"]) <= half + 1e-9 else "OUTSIDE"
+        lines.append(
+            f"| {row['system']}, {row['scenario']} | {row['states']:,} | {row['value']:.4f} | "
+            f"{' | '.join(cells.values())} | {mean:.4f} ± {half:.4f}, {inside} |"
+        )
+    env_ids = ", ".join(sorted({f"`{row['env_id']}`" for row in solved}))
+    seconds = ", ".join(f"{row['scenario']} {row['seconds']} s" for row in solved)
+    return "\n".join(lines) + f"\n\nMeasured on {env_ids}; walk, solve and scores took {seconds}."
+
+
+def _column(policy: str) -> str:
+    """A policy's column: the scripted NPCs by name, the brains under one heading."""
+    return "shipped brain" if policy.startswith("brain:") else policy.split(":", 1)[1]
+
+
+def exact_unsolved_table(rows: list[dict[str, Any]]) -> str:
+    """The scenarios the walk did not finish within its bounds, and the systems it does
+    not apply to."""
+    lines = ["| system, scenario | walked before the limit | env id |", "|---|---|---|"]
+    for row in rows:
+        if "walked" in row:
+            reached = (
+                f"over {row['walked']:,} states, still in round {row['round']} "
+                f"({row['limit']} after {row['seconds']} s)"
+            )
+            lines.append(f"| {row['system']}, {row['scenario']} | {reached} | `{row['env_id']}` |")
+        elif "why" in row:
+            lines.append(f"| {row['system']} | - ({row['why']}) | `{row['env_id']}` |")
+    return "\n".join(lines)
+
+
+def exact_solved_table(rows: list[dict[str, Any]]) -> str:
+    """The duels solved under their system's own models: each `duelo solve` command as
+    it was run, and what it printed."""
+    return "\n\n".join(
+        f"{row['scenario'].capitalize()}:\n\n"
+        f"```text\n$ {row['command']}\n{row['printed'].rstrip()}\n```"
+        for row in rows
+        if "printed" in row
+    )
+
+
 Table = Callable[[Any], str]
 TABLES: dict[str, tuple[str, Table]] = {
     "brains": ("brains", brains_table),
     "bench_systems": ("bench", bench_systems_table),
     "bench_batched": ("bench", bench_batched_table),
     "bench_tournaments": ("bench", bench_tournaments_table),
+    "bench_parties": ("bench", bench_parties_table),
+    "exact": ("exact", exact_table),
+    "exact_unsolved": ("exact", exact_unsolved_table),
+    "exact_solved": ("exact", exact_solved_table),
 }
 """What a page's `<!-- measured: NAME -->` becomes: a table of the data in
 `measured/FILE.json` (written by `docs/measure.py`, or for `bench` by `duelo bench

@@ -1,29 +1,50 @@
 """Measure the figures the docs show, and keep them as data the site renders.
 
-`python docs/measure.py [--duels N]` plays each shipped brain against its system's
-expert in every setup (each scenario; the card duel's two variants) as `duelo
+`python docs/measure.py brains [--duels N]` plays each shipped brain against its
+system's expert in every setup (each scenario; the card duel's two variants) as `duelo
 tournament --system S --scenario SC --policies brain:B expert --duels 2000` does (seed
-0), and writes the scores to `docs/measured/brains.json`; `docs/hooks.py` renders them
-where a page says `<!-- measured: brains -->`. The figures are never typed by hand:
-after a rules change or a retrained brain, run this again (about ten minutes on two
-cores) and commit the file.
+0), and writes the scores to `docs/measured/brains.json` (about ten minutes on two
+cores). `python docs/measure.py exact [--system S ...]` walks every scenario of the
+systems of perfect information as `duelo solve S --scenario SC --check 20000` does,
+within 500,000 states or 450 s, and writes each one's exact value and each policy's
+score against optimal play and exploitability to `docs/measured/exact.json`, or what
+the walk reached before its limit (about two hours of one core: run one process per
+system in parallel; each row lands in the file as it is done). `docs/hooks.py` renders
+them where a page says `<!-- measured: brains -->`, `<!-- measured: exact -->` or
+`<!-- measured: exact_unsolved -->`. The figures are never typed by hand: after a
+rules change or a retrained brain, run this again and commit the file.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
+import io
 import json
 import os
+import shlex
 import tempfile
+import time
+from collections.abc import Iterator
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from duelo.agents.brain import shipped_brains
+from duelo.agents.registry import make_policy, policy_names
+from duelo.cli import build_parser, duel_variant
 from duelo.envs.systems import SYSTEMS
+from duelo.evaluation.exploit import exact_scores
 from duelo.evaluation.report import build_report
+from duelo.evaluation.solver import TooLargeError, enumerate_duel, score_of_a, solve
 from duelo.evaluation.tournament import TournamentSpec, canonical_policies, run_tournament
+from duelo.yardstick import Z99, print_solve
 
 MEASURED = Path(__file__).parent / "measured"
+EXACT_STATES, EXACT_SECONDS, EXACT_CHECK = 500_000, 450.0, 20_000
+"""The exact table's bounds: a walk past them is reported as not solved here."""
 
 
 def setups(system: str) -> list[tuple[str, dict[str, Any]]]:
@@ -72,18 +93,135 @@ def brain_rows(duels: int, workers: int) -> list[dict[str, Any]]:
     return rows
 
 
+def exact_setups(systems: list[str]) -> list[tuple[str, str, str]]:
+    """Each (system, scenario, env id) the exact tables have a row for: every scenario
+    of a duel of perfect information, one row ("" for its scenario) for a system the
+    solver does not walk (`unwalked`); the card duel, solved under its own models, has
+    a table of its own."""
+    setups = []
+    for name in systems:
+        entry = SYSTEMS[name]
+        if entry.solved:
+            continue
+        if unwalked(name):
+            setups.append((name, "", entry.env_id))
+        else:
+            setups += [(name, scenario, entry.env_id) for scenario in entry.scenarios]
+    return setups
+
+
+def unwalked(name: str) -> str:
+    """Why the solver does not walk this system's fights, or "" where it does."""
+    ruleset = SYSTEMS[name].ruleset()
+    if not getattr(ruleset, "perfect_information", False):
+        return "hides hands, plans or declarations: not a duel of perfect information"
+    if len(ruleset.sides) != 2:
+        return "a skirmish of several fighters a side: the solver walks duels"
+    return ""
+
+
+def exact_rows(systems: list[str]) -> Iterator[dict[str, Any]]:
+    """One row per setup of `exact_setups`, as it is done: the exact value and each
+    policy's (score against optimal, exploitability), or the states and round the walk
+    reached before its bounds, or why the solver does not apply."""
+    for name, scenario, env_id in exact_setups(systems):
+        row: dict[str, Any] = {"system": name, "scenario": scenario, "env_id": env_id}
+        if not scenario:
+            yield row | {"why": unwalked(name)}
+            continue
+        variant = {"scenario": scenario}
+        began = time.perf_counter()
+        try:
+            graph = enumerate_duel(SYSTEMS[name].ruleset(**variant), EXACT_STATES, EXACT_SECONDS)
+        except TooLargeError as stop:
+            reached = {"walked": stop.states, "round": stop.round, "limit": stop.limit}
+            yield row | reached | {"seconds": round(stop.seconds)}
+            continue
+        optimal = solve(graph)
+        scores = np.array([score_of_a(optimal.play(seed)) for seed in range(EXACT_CHECK)])
+        half = Z99 * scores.std(ddof=1) / np.sqrt(EXACT_CHECK)
+        policies = {}
+        for policy in [*policy_names(name), *shipped_brains(name, variant)]:
+            exact = exact_scores(graph, policy, make_policy(policy, name, variant))
+            policies[policy] = [exact.against_optimal, exact.exploitability]
+        yield row | {
+            "states": graph.size,
+            "seconds": round(time.perf_counter() - began),
+            "value": optimal.value,
+            "check": [EXACT_CHECK, float(scores.mean()), float(half)],
+            "policies": policies,
+        }
+
+
+FAITHFUL, APPRENTICE = ["--option", "duel_variant=faithful"], ["--fighters", "apprentice", "pirate"]
+CARD_DUELS = {
+    "faithful, apprentice vs pirate": ("esgrima_duel", [*FAITHFUL, *APPRENTICE]),
+    "symmetric, the default mirror": ("esgrima_duel", []),
+    "symmetric, apprentice vs pirate": ("esgrima_duel", APPRENTICE),
+}
+"""The duels solved under their system's own models that the page shows, by label:
+`duelo solve` of each system with these flags."""
+
+
+def solved_rows() -> Iterator[dict[str, Any]]:
+    """`duelo solve`'s printout for each of `CARD_DUELS`, with every scripted policy and
+    shipped brain and a check of `EXACT_CHECK` duels, as it is done."""
+    for label, (name, flags) in CARD_DUELS.items():
+        args = build_parser(cores=1).parse_args(["solve", name, *flags])
+        variant = duel_variant(name, args.scenario, args.fighters, args.option)
+        policies = [*policy_names(name), *shipped_brains(name, variant)]
+        command = shlex.join(
+            ["duelo", "solve", name, *flags, "--check", str(EXACT_CHECK), "--policies", *policies]
+        )
+        out = io.StringIO()
+        print_solve(name, variant, policies, args.max_states, args.max_seconds, EXACT_CHECK, out)
+        row = {"system": name, "scenario": label, "env_id": SYSTEMS[name].env_id}
+        yield row | {"command": command, "printed": out.getvalue()}
+
+
+def scenario_order(row: dict[str, Any]) -> int:
+    """Where the row's scenario stands in its system's list (a system's one row first)."""
+    if row["scenario"] in CARD_DUELS:
+        return list(CARD_DUELS).index(row["scenario"])
+    scenarios = list(SYSTEMS[row["system"]].scenarios)
+    return scenarios.index(row["scenario"]) if row["scenario"] in scenarios else -1
+
+
+def land_row(path: Path, row: dict[str, Any]) -> None:
+    """Put `row` into the rows at `path` in place of its scenario's old one, holding a
+    lock on the file: parallel processes of `exact` each land rows in it."""
+    with open(path, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        text = path.read_text(encoding="utf-8")
+        rows = json.loads(text) if text else []
+        key = (row["system"], row["scenario"])
+        rows = [old for old in rows if (old["system"], old["scenario"]) != key] + [row]
+        rows.sort(key=lambda r: (list(SYSTEMS).index(r["system"]), scenario_order(r)))
+        path.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--duels", type=int, default=2000, help="per row, seats swapped")
-    parser.add_argument(
+    tables = parser.add_subparsers(dest="table", required=True)
+    brains = tables.add_parser("brains", help="each shipped brain against its expert")
+    brains.add_argument("--duels", type=int, default=2000, help="per row, seats swapped")
+    brains.add_argument(
         "--workers", type=int, default=min(2, os.cpu_count() or 1), help="the same duels"
     )
+    exact = tables.add_parser("exact", help="the solver's values and exploitabilities")
+    exact.add_argument("--system", nargs="+", choices=list(SYSTEMS), default=list(SYSTEMS))
     args = parser.parse_args()
     MEASURED.mkdir(exist_ok=True)
-    rows = brain_rows(args.duels, args.workers)
-    path = MEASURED / "brains.json"
-    path.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-    print(f"{path.relative_to(Path(__file__).parents[1])}: {len(rows)} rows")
+    if args.table == "brains":
+        rows = brain_rows(args.duels, args.workers)
+        path = MEASURED / "brains.json"
+        path.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        print(f"{path.relative_to(Path(__file__).parents[1])}: {len(rows)} rows")
+        return
+    solved = [name for name, _ in CARD_DUELS.values() if name in args.system]
+    for row in chain(exact_rows(args.system), solved_rows() if solved else []):
+        land_row(MEASURED / "exact.json", row)
+        print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ class TooLargeError(NotSolvableError):
             f"{system}: not solvable here: over {states:,} states, still walking round "
             f"{round_} ({limit} reached after {seconds:.0f} s)"
         )
-        self.states, self.round = states, round_
+        self.states, self.round, self.seconds, self.limit = states, round_, seconds, limit
 
 
 @dataclass
@@ -106,12 +106,18 @@ def enumerate_duel(
     """Walk every state of the duel `ruleset` sets up (see the module docstring).
 
     Raises `TooLargeError` past `max_states` states or `max_seconds` seconds, and
-    `NotSolvableError` for a ruleset that hides information from a seat.
+    `NotSolvableError` for a ruleset that hides information from a seat or seats more
+    than two fighters.
     """
     if not getattr(ruleset, "perfect_information", False):
         raise NotSolvableError(
             f"{ruleset.system}: the solver needs a duel of perfect information; this one "
             "hides cards, plans or declarations from a seat"
+        )
+    if len(ruleset.sides) != 2:
+        raise NotSolvableError(
+            f"{ruleset.system}: the solver walks duels of two seats; a fight of "
+            f"{len(ruleset.sides)} fighters is beyond it"
         )
     began = time.perf_counter()
     shared: dict[int, Any] = {}

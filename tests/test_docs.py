@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from duelo.agents.registry import policy_names
 from duelo.cli import build_parser
 from duelo.envs.systems import SYSTEM_PACKAGES, SYSTEMS, batched_systems
 
@@ -124,6 +125,30 @@ def test_the_measured_brains_table_has_a_row_per_shipped_brain_and_setup() -> No
     assert all(row["low"] <= row["score"] <= row["high"] for row in rows)
 
 
+def test_the_exact_tables_have_a_row_per_scenario_of_todays_env_ids() -> None:
+    """`docs/measure.py exact` covered every scenario of each system the solver may walk
+    (a system that hides information has one row saying so) and each card duel the page
+    shows, on the env id each plays today: a version bump asks for them to be measured
+    again."""
+    rows = json.loads((ROOT / "docs" / "measured" / "exact.json").read_text(encoding="utf-8"))
+    measure = _docs_module("measure")
+    setups = measure.exact_setups(list(SYSTEMS)) + [
+        (name, label, SYSTEMS[name].env_id) for label, (name, _) in measure.CARD_DUELS.items()
+    ]
+    wanted = sorted(  # the order `land_row` keeps: by system, then scenario
+        setups,
+        key=lambda setup: (
+            list(SYSTEMS).index(setup[0]),
+            measure.scenario_order({"system": setup[0], "scenario": setup[1]}),
+        ),
+    )
+    assert [(row["system"], row["scenario"], row["env_id"]) for row in rows] == wanted
+    for row in rows:
+        if "value" in row:
+            assert 0 <= row["value"] <= 1
+            assert set(row["policies"]) >= set(policy_names(row["system"]))
+
+
 def test_the_measured_benchmark_is_a_whole_run_of_every_system() -> None:
     """The benchmarks page renders a full `duelo bench --out` (not a --quick smoke run)
     that timed every system, every batched env id and the tournaments of both engines."""
@@ -133,6 +158,10 @@ def test_the_measured_benchmark_is_a_whole_run_of_every_system() -> None:
     batched = [env_id for name in batched_systems() for env_id in SYSTEMS[name].env_ids]
     assert sorted(bench["batched"]) == sorted(batched)
     assert bench["batched_tournament"]
+    several = [name for name, entry in SYSTEMS.items() if len(entry.ruleset().sides) > 2]
+    assert sorted(bench["parties"]) == sorted(several)
+    for name in several:
+        assert list(bench["parties"][name]) == list(SYSTEMS[name].scenarios)
 
 
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
