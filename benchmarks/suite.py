@@ -263,6 +263,29 @@ def machine() -> dict[str, str]:
     }
 
 
+def party_figures(
+    reference: Callable[[int], None], calls: int, repeats: int
+) -> dict[str, dict[str, dict[str, float]]]:
+    """How a step's cost grows with the party: for each system that fights several a
+    side, a learner's step (the other fighters played by `random` inside it) in each of
+    its scenarios, against CartPole-v1's step measured beside it."""
+    parties: dict[str, dict[str, dict[str, float]]] = {}
+    for name, info in SYSTEMS.items():
+        if len(info.ruleset().sides) <= 2:
+            continue
+        parties[name] = {}
+        for scenario in info.scenarios:
+            stepper = env_stepper(info.env_id, calls // 10, scenario=scenario)
+            _, step, ratio = paired_per_call(reference, stepper, calls, repeats)
+            fighters = len(info.ruleset(scenario=scenario).sides)
+            parties[name][scenario] = {
+                "fighters": fighters,
+                "step_us": step * 1e6,
+                "step_ratio_to_reference": ratio,
+            }
+    return parties
+
+
 def run_benchmarks(quick: bool = False) -> dict[str, Any]:
     """Every figure, as a JSON-ready dict; `quick` shrinks each measurement."""
     calls, repeats = (200, 3) if quick else (2000, 15)
@@ -301,6 +324,7 @@ def run_benchmarks(quick: bool = False) -> dict[str, Any]:
             )
         figures["training"] = training
         results["systems"][name] = figures
+    results["parties"] = party_figures(reference, calls, repeats)
     results["serve"] = serve_latency(200 if quick else 2000)
     results["batched"] = batched_figures(quick)
     results["batched_tournament"] = tournament_figures(quick)

@@ -25,7 +25,7 @@ from duelo.agents.brain import shipped_brains
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import summary
-from duelo.envs.core.runner import play_duel
+from duelo.envs.core.runner import line_up, play_duel
 from duelo.envs.fast import ENGINES
 from duelo.evaluation.exploit import with_exact_figures
 from duelo.evaluation.progress import ProgressLine
@@ -161,7 +161,12 @@ def _add_table_commands(commands: Any) -> list[Parser]:
     duel.add_argument("--b", default="random", help="policy of side B (seat 1)")
     duel.add_argument("--seed", type=bounded_int(0, 2**63 - 1), default=0)
     duel.add_argument("--scenario", help="the system's scenario (default: its first)")
-    duel.add_argument("--fighters", nargs=2, metavar=("A", "B"), help="character ids")
+    duel.add_argument(
+        "--fighters",
+        nargs="+",
+        metavar="ID",
+        help="character ids, side A's first (a skirmish: one a fighter)",
+    )
     duel.add_argument(
         "--explain",
         action="store_true",
@@ -545,8 +550,9 @@ def print_duel(
     each decision of a policy that can say so (`explain(observation, mask)`: brains and
     the experts that weigh values), what it weighed."""
     ruleset = system(name).ruleset(**variant)
-    policies = (make_policy(policy_a, name, variant), make_policy(policy_b, name, variant))
-    print(f"Side A: {policies[0].name} ({policy_a}); side B: {policies[1].name} ({policy_b})")
+    sides = (make_policy(policy_a, name, variant), make_policy(policy_b, name, variant))
+    print(f"Side A: {sides[0].name} ({policy_a}); side B: {sides[1].name} ({policy_b})")
+    policies = line_up(ruleset, *sides)
     told = 0
 
     def narrate(state: Any) -> None:
@@ -563,7 +569,8 @@ def print_duel(
         except Exception as error:  # noqa: BLE001
             why = summary(f"its explain raised {type(error).__name__}: {error}")
         if why:
-            print(f"    [{policies[seat].name}, side {'AB'[seat]}: {why}]")
+            side = "AB"[ruleset.sides[seat]]
+            print(f"    [{policies[seat].name}, side {side}: {why}]")
 
     limit = TournamentSpec.move_time_limit  # a move's limit, as in a tournament
     result = play_duel(ruleset, policies, seed, limit, watch=watch if explain else None)

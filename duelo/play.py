@@ -130,7 +130,12 @@ class Table:
         self.out = out
         self.style = style
         names = [c.name for c in ruleset.characters]
-        self.yours, self.theirs = names[seat], names[1 - seat]
+        self.side = ruleset.sides[seat]
+        self.yours = names[seat]
+        self.allies = ", ".join(
+            n for s, n in enumerate(names) if ruleset.sides[s] == self.side and s != seat
+        )
+        self.theirs = ", ".join(n for s, n in enumerate(names) if ruleset.sides[s] != self.side)
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -149,9 +154,10 @@ class Table:
 
     def duel(self, seed: int) -> Outcome:
         """One duel on `seed`, narrated; its outcome."""
-        style, side = self.style, "AB"[self.seat]
+        style, side = self.style, "AB"[self.side]
+        allies = f" beside {self.allies} (played by {self.npc.name})" if self.allies else ""
         self.say(
-            style.bold(f"You play {style.you(self.yours)} (side {side}) against ")
+            style.bold(f"You play {style.you(self.yours)} (side {side}){allies} against ")
             + style.bold(f"{style.them(self.theirs)}, played by {self.npc.name}.")
         )
         decided = False
@@ -168,7 +174,7 @@ class Table:
             verdict = "a draw"
         else:
             verdict = (
-                style.you("you win") if outcome.winner == self.seat else style.them("you lose")
+                style.you("you win") if outcome.winner == self.side else style.them("you lose")
             )
         self.say(style.bold(f"Result: {verdict} ({outcome.reason})"))
         if not decided:  # the rolls (and the NPC) settled it before any choice of the person's
@@ -183,14 +189,17 @@ class Table:
         answer = next(self.lines, None)
         return answer is not None and answer.strip().lower() in ("y", "yes")
 
-    def _name(self, seat: int) -> str:
-        return f"you ({self.yours})" if seat == self.seat else f"{self.theirs}, the NPC"
+    def _name(self, side: int) -> str:
+        """Who won, as the side the person is on or not."""
+        if side != self.side:
+            return f"{self.theirs}, the NPC"
+        return f"you ({self.yours})" + (f" and {self.allies}" if self.allies else "")
 
     def _run(self, seed: int, choose: Chooser, narrate: bool) -> Outcome:
         """The duel on `seed`: the person's decisions from `choose`, the NPC's asked as a
         tournament asks them (a fault forfeits)."""
         ruleset = self.ruleset
-        dice, rngs = duel_streams(seed)
+        dice, rngs = duel_streams(seed, len(ruleset.sides))
         state = ruleset.new_duel(dice)
         spec = ruleset.observation_spec
         told = 0
@@ -204,7 +213,8 @@ class Table:
                 try:
                     action = ask(self.npc, spec.view(flat), mask, rngs[to_act], MOVE_TIME_LIMIT)
                 except PolicyFault as fault:  # as in a tournament
-                    state.finish(Outcome(self.seat, forfeit_reason(to_act, str(fault))))
+                    side = ruleset.sides[to_act]
+                    state.finish(Outcome(1 - side, forfeit_reason(side, str(fault))))
                     break
             ruleset.apply(state, to_act, action, dice)
         if narrate:
@@ -225,13 +235,16 @@ class Table:
             return flat[spec.slice_of(name)]
 
         hp, hp_max, initiative = value("hp"), value("hp_max"), value("initiative")
-        parts = [
-            f"round {state.round}",
-            style.you(f"you {hp[0]:g}/{hp_max[0]:g} HP"),
-            style.them(f"{self.theirs} {hp[1]:g}/{hp_max[1]:g} HP"),
-            f"range {value('range')[0]:g}",
-            f"initiative {initiative[0]:g} to {initiative[1]:g}",
-        ]
+        if len(hp) > 2:  # a skirmish: a slot a fighter, self first (`present` says who is)
+            parts = [f"round {state.round}", *self._slots(flat)]
+        else:
+            parts = [
+                f"round {state.round}",
+                style.you(f"you {hp[0]:g}/{hp_max[0]:g} HP"),
+                style.them(f"{self.theirs} {hp[1]:g}/{hp_max[1]:g} HP"),
+                f"range {value('range')[0]:g}",
+                f"initiative {initiative[0]:g} to {initiative[1]:g}",
+            ]
         fields = [
             (field.split(".", 1), v)
             for key in spec.keys
@@ -247,6 +260,21 @@ class Table:
                     + ", ".join(f"{c}" + (f" x{v:g}" if v > 1 else "") for c, v in cards)
                 )
         return style.bold("-- ") + " | ".join(parts)
+
+    def _slots(self, flat: np.ndarray) -> list[str]:
+        """A skirmish's fighters as the person's observation rows them: each present
+        slot's HP and range, allies in the person's colour, enemies in the NPC's."""
+        spec, style = self.ruleset.observation_spec, self.style
+        key = next(k for k in spec.keys if k.name == "hp")
+        rows = []
+        for row, slot in enumerate(key.fields):
+            if not flat[spec.index("present", slot)]:
+                continue
+            hp, top = flat[spec.index("hp", slot)], flat[spec.index("hp_max", slot)]
+            where = "" if row == 0 else f" at {flat[spec.index('range', slot)]:g}"
+            text = f"{'you' if row == 0 else slot} {hp:g}/{top:g} HP{where}"
+            rows.append(style.them(text) if slot.startswith("enemy") else style.you(text))
+        return rows
 
     def _describe(self, flat: np.ndarray) -> None:
         """All the person may see now, key by key, in words: a key of several entries

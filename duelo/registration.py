@@ -41,9 +41,11 @@ def make_env(
     opponent: str | Policy = "random",
     fixed_options: dict[str, Any] | None = None,
     engine: str = "python",
+    ally: str | Policy | None = None,
     **kwargs: Any,
 ) -> gym.Env:
-    """Entry point of every duelo env id: the opponent may be given by name, and the
+    """Entry point of every duelo env id: the opponent (and, in a skirmish, the ally
+    that plays the learner's side) may be given by name, and the
     options an id fixes (`System.named_variants`) stand under those given to gym.make.
     `engine="fast"` steps the same duel in the batched engine (`envs/fast/scalar_env.py`,
     extra `fast`; the random opponent, no rendering)."""
@@ -55,6 +57,8 @@ def make_env(
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     info = SYSTEMS[system]
+    if ally is not None:
+        kwargs["ally"] = make_policy(ally, system)
     env = info.env(opponent=make_policy(opponent, system), **kwargs)
     if engine == "python":
         return env

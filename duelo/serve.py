@@ -35,7 +35,7 @@ import duelo
 from duelo.agents.brain import BrainError, NumpyBrain, check_fits, load_brain
 from duelo.agents.encode import encode
 from duelo.agents.registry import make_policy, policy_names
-from duelo.envs.core.runner import play_duel
+from duelo.envs.core.runner import line_up, play_duel
 from duelo.evaluation.tournament import TournamentSpec
 from duelo.registration import SYSTEMS, describe_systems
 
@@ -273,7 +273,7 @@ def create_app(
             else make_policy(name, system)
             for name in (request.a, request.b)
         )
-        result = play_duel(ruleset, (a, b), request.seed, MOVE_TIME_LIMIT)
+        result = play_duel(ruleset, line_up(ruleset, a, b), request.seed, MOVE_TIME_LIMIT)
         outcome = result.outcome
         return DuelResponse(
             winner="draw" if outcome.winner is None else "ab"[outcome.winner],

@@ -2,10 +2,12 @@
 
 `duelo.envs.pettingzoo.env("dunwich", scenario="warehouse")` plays a duel between
 two agents, "a" and "b" (seats 0 and 1), through the ruleset contract alone, so
-every system, present and future, has one. As in PettingZoo's classic games the
-observation is `{"observation": the flat float32 vector, "action_mask": int8}`,
-and the mask of an agent not to act is all zeros; rewards come at the end (+1, -1,
-0 for a draw or the round cap, a withdrawal's stake where a system has one).
+every system, present and future, has one; a skirmish has an agent a fighter, "a0",
+"a1"... for side A and "b0"... for side B, each rewarded as its side. As in
+PettingZoo's classic games the observation is `{"observation": the flat float32
+vector, "action_mask": int8}`, and the mask of an agent not to act is all zeros;
+rewards come at the end (+1, -1, 0 for a draw or the round cap, a withdrawal's stake
+where a system has one).
 What an agent may not see stays hidden, exactly as in the Gymnasium env: both
 read `ruleset.observe`. The engine owns the dice. An illegal action follows PettingZoo
 classic's convention by default (`illegal_action="terminate"`): the offender gets
@@ -39,7 +41,17 @@ from duelo.envs.core.spaces import flat_space
 from duelo.envs.systems import system as system_of
 
 AGENTS = ("a", "b")
-"""Agent "a" plays seat 0 (side A), "b" seat 1."""
+"""A duel's agents: "a" plays seat 0 (side A), "b" seat 1."""
+
+
+def agent_names(sides: tuple[int, ...]) -> tuple[str, ...]:
+    """Each seat's agent: `AGENTS` in a duel; in a skirmish the side and the fighter's
+    place in it ("a0", "a1", "b0"...)."""
+    if len(sides) == 2:
+        return AGENTS
+    return tuple(f"{'ab'[side]}{sides[:seat].count(side)}" for seat, side in enumerate(sides))
+
+
 ILLEGAL_ACTIONS = ("terminate", "raise")
 RENDER_MODES = ("ansi", "human")
 
@@ -75,7 +87,8 @@ class DuelAEC(AECEnv):
             "name": f"duelo_{info.name.lower()}_v{info.ruleset.version}",
         }
         self.render_mode = render_mode
-        self.possible_agents = list(AGENTS)
+        self.names = agent_names(self.ruleset.sides)
+        self.possible_agents = list(self.names)
         actions = len(self.ruleset.actions)
         space = spaces.Dict(
             {
@@ -83,8 +96,8 @@ class DuelAEC(AECEnv):
                 "action_mask": spaces.Box(0, 1, shape=(actions,), dtype=np.int8),
             }
         )
-        self.observation_spaces = dict.fromkeys(AGENTS, space)
-        self.action_spaces = {agent: spaces.Discrete(actions) for agent in AGENTS}
+        self.observation_spaces = dict.fromkeys(self.names, space)
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.names}
         self._seeds = np.random.default_rng()
         self.state: Any = None
         self.dice: GeneratorDice | None = None
@@ -104,16 +117,17 @@ class DuelAEC(AECEnv):
         self.state = self.ruleset.new_duel(self.dice)
         self._printed = 0
         seat = self.ruleset.to_act(self.state)  # None: over before anyone decides
-        self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
-        self.agent_selection = AGENTS[0 if seat is None else seat]
+        names = self.names
+        self.agents = list(names)
+        self.rewards = dict.fromkeys(names, 0.0)
+        self._cumulative_rewards = dict.fromkeys(names, 0.0)
+        self.terminations = dict.fromkeys(names, False)
+        self.truncations = dict.fromkeys(names, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in names}
+        self.agent_selection = names[0 if seat is None else seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = AGENTS.index(agent)
+        seat = self.names.index(agent)
         mask = self._mask(seat)
         return {
             "observation": self.ruleset.observe(self.state, seat),
@@ -125,7 +139,7 @@ class DuelAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = AGENTS.index(agent)
+        seat = self.names.index(agent)
         self._cumulative_rewards[agent] = 0.0
         number = action_number(action)  # 2.7 or "3" is an error, as in the Gymnasium env
         try:
@@ -139,10 +153,10 @@ class DuelAEC(AECEnv):
             self.ruleset.apply(self.state, seat, number, self.dice)
         outcome = self.state.result
         if outcome is None:
-            self.agent_selection = AGENTS[self.ruleset.to_act(self.state)]
+            self.agent_selection = self.names[self.ruleset.to_act(self.state)]
         else:
-            for each, name in enumerate(AGENTS):
-                self.rewards[name] = outcome.reward(each)
+            for each, name in enumerate(self.names):
+                self.rewards[name] = outcome.reward(self.ruleset.sides[each])
                 self.terminations[name] = not outcome.truncated
                 self.truncations[name] = outcome.truncated
                 winner = DRAW if outcome.winner is None else outcome.winner
@@ -156,7 +170,7 @@ class DuelAEC(AECEnv):
     def _end_for_an_illegal_move(self, agent: str, why: str) -> None:
         """PettingZoo classic's rule: the offender loses `illegal_reward`, the other gets
         nothing, and the game is over for both."""
-        for name in AGENTS:
+        for name in self.names:
             self.rewards[name] = self.illegal_reward if name == agent else 0.0
             self.terminations[name] = True
             self.infos[name] = {"outcome": why, "winner": DRAW}

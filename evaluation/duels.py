@@ -12,7 +12,7 @@ from typing import Any
 from duelo.agents.registry import is_imported, make_policy
 from duelo.agents.sandbox import SandboxedPolicy
 from duelo.envs.core.policy import Policy
-from duelo.envs.core.runner import play_duel
+from duelo.envs.core.runner import line_up, play_duel
 from duelo.envs.systems import system
 
 
@@ -78,7 +78,7 @@ def run_job(job: DuelJob) -> dict[str, Any]:
         duel_policy(name, job.system, job.move_time_limit, job.variant, job.private)
         for name in (job.a, job.b)
     )
-    seated = (a, b) if job.seat_of_a == 0 else (b, a)
+    seated = line_up(ruleset, *((a, b) if job.seat_of_a == 0 else (b, a)))
     result = play_duel(ruleset, seated, job.seed, job.move_time_limit)
     outcome = result.outcome
     return duel_record(
@@ -87,7 +87,7 @@ def run_job(job: DuelJob) -> dict[str, Any]:
         outcome.winner,
         outcome.reason,
         outcome.truncated,
-        result.forfeit,
+        None if result.forfeit is None else ruleset.sides[result.forfeit],
         result.decisions,
         result.state.round,
     )

@@ -118,6 +118,7 @@ class FirstMoveWins:
         tuple(ObsKey(name, name, 0, 1) for name in ("initiative", "hp", "range"))
     )
     round_cap = 1
+    sides = (0, 1)
 
     def new_duel(self, dice):  # noqa: ANN001, ANN201
         return DuelState()

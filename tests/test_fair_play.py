@@ -32,7 +32,7 @@ from duelo.agents.registry import make_policy
 from duelo.agents.sandbox import MAX_STDERR, SandboxedPolicy, SandboxUnavailable
 from duelo.envs.core.duel_env import TAKE_RESULT
 from duelo.envs.core.policy import Policy
-from duelo.envs.core.runner import duel_streams, play_duel
+from duelo.envs.core.runner import duel_streams, line_up, play_duel
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.tournament import (
     RESULTS_FILE,
@@ -58,9 +58,9 @@ def test_a_generator_in_process_gives_no_dice_away(system_name: str) -> None:
         real = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(0,))).state["state"]
         for seat in (0, 1):
             attacker = hostile.DiceRebuilder()
-            policies = [make_policy("random", system_name)] * 2
+            policies = [make_policy("random", system_name)] * len(ruleset.sides)
             policies[seat] = attacker
-            play_duel(ruleset, tuple(policies), seed)  # type: ignore[arg-type]
+            play_duel(ruleset, tuple(policies), seed)
             if attacker.rebuilt:  # asked at least once (a duel may end first)
                 rebuilt += real["state"] in attacker.rebuilt
     assert rebuilt == 0
@@ -74,7 +74,8 @@ def _searched(system_name: str, duels: int, tmp: Path) -> None:
     policy = "tests.hostile:DiceSearcher"
     ruleset = SYSTEMS[system_name].ruleset()
     searcher = SandboxedPolicy(policy, system_name, time_limit=30.0)
-    small = play_duel(ruleset, (searcher, make_policy("random", system_name)), seed=7)
+    random = make_policy("random", system_name)
+    small = play_duel(ruleset, line_up(ruleset, searcher, random), seed=7)
     assert "found the duel seed 7" in small.outcome.reason
     spec = TournamentSpec(
         system=system_name,
@@ -132,11 +133,11 @@ def test_a_sandboxed_policy_finds_no_state_in_gc_or_frames(system_name: str) -> 
     nothing of the duel is in its process to be found."""
     ruleset = SYSTEMS[system_name].ruleset()
     random = make_policy("random", system_name)
-    in_process = play_duel(ruleset, (hostile.StateReader(), random), seed=1)
+    in_process = play_duel(ruleset, line_up(ruleset, hostile.StateReader(), random), seed=1)
     assert "found the hidden state" in in_process.outcome.reason
     reader = SandboxedPolicy("tests.hostile:StateReader", system_name, time_limit=10.0)
     for seed in range(3):
-        result = play_duel(ruleset, (reader, random), seed)
+        result = play_duel(ruleset, line_up(ruleset, reader, random), seed)
         assert result.forfeit is None, result.outcome.reason
 
 

@@ -101,7 +101,7 @@ def test_training_settings_are_range_checked(tmp_path: Path, values: dict, messa
         ("duelo/Infierno-v2", {"fighters": ("outlaw",)}, "fighters must be two ids"),
         ("duelo/Esgrima-v2", {"scenario": 3}, "scenario must be an id or a Layout"),
         ("duelo/EsgrimaDuel-v2", {"deck": []}, "deck must list at least 6 Cards"),
-        ("duelo/Infierno-v2", {"learner_seat": 1.0}, "learner_seat must be 0, 1 or None"),
+        ("duelo/Infierno-v2", {"learner_seat": 1.0}, "learner_seat must be a seat of 0..1 or None"),
         ("duelo/Infierno-v2", {"illegal_penalty": -5}, "illegal_penalty must be positive"),
         ("duelo/Infierno-v2", {"options": {"round_cap": 10**6}}, "round_cap 1000000 must lie"),
     ],

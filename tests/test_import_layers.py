@@ -29,8 +29,8 @@ SOLVED_PLAY = ("solver", "optimal", "stats")
 """Evaluation modules that stand on the rules alone, below the policy names: the exact
 solver and the solved play that `SYSTEM:optimal` names."""
 SYSTEM_POLICIES = ("npcs", "card_duel", "card_duel_symmetric", "card_models")
-"""A system's modules that play it, a layer above its env: its NPCs and the card duel's
-solved models."""
+"""A system's modules that play it, a layer above its env: its NPCs (also `*_npcs`, a
+second set such as a skirmish's) and the card duel's solved models."""
 LAYERS = ("core", "rules", "envs", "policies", "names", "evaluation", "training", "front")
 """Lowest first."""
 
@@ -40,12 +40,13 @@ def layer(module: str) -> str:
     if module.startswith("duelo.envs.core"):
         return "core"
     if module.startswith("duelo.envs."):
-        if len(parts) == 4 and parts[-1] in SYSTEM_POLICIES:
+        if len(parts) == 4 and (parts[-1] in SYSTEM_POLICIES or parts[-1].endswith("_npcs")):
             return "policies"
         if parts[2] == "pettingzoo":
             return "evaluation"
         kernels = parts[-1].startswith("fast")  # a system's batched engine
-        if parts[2] in ("systems", "fast") or parts[-1] in ("env", "system") or kernels:
+        gym_face = parts[-1] in ("env", "system") or parts[-1].endswith("_env")
+        if parts[2] in ("systems", "fast") or gym_face or kernels:
             return "envs"
         return "rules"
     if module == "duelo.envs":

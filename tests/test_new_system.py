@@ -58,6 +58,7 @@ TOY = {
             actions = Action
             action_meanings = {Action.STRIKE: "strike: a d6 of 4+ hurts", Action.REST: "rest"}
             observation_spec = SPEC
+            sides = (0, 1)
             perfect_information = True
 
             def __init__(self, scenario="plain", options=None):

@@ -94,7 +94,9 @@ def test_a_whole_duel_is_zero_sum_and_narrated(system: str) -> None:
             continue
         legal = np.flatnonzero(observation["action_mask"])
         env.step(int(rng.choice(legal)))
-    assert totals["a"] + totals["b"] == 0
+    sides = {name[0]: [t for agent, t in totals.items() if agent[0] == name[0]] for name in totals}
+    assert all(len(set(each)) == 1 for each in sides.values())  # a side shares its reward
+    assert sides["a"][0] + sides["b"][0] == 0  # zero-sum between the sides
     assert "Duel over" in env.render()
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from duelo.agents.registry import make_policy
 from duelo.envs.core.config import ConfigError
-from duelo.envs.core.runner import play_duel
+from duelo.envs.core.runner import line_up, play_duel
 from duelo.envs.core.system import SUITE_BAND, SUITE_DECISIVE
 from duelo.envs.infierno import InfiernoRuleset
 from duelo.envs.systems import SYSTEMS
@@ -404,7 +404,8 @@ def test_in_every_setup_of_a_suite_play_decides(name: str) -> None:
     for setup in SYSTEMS[name].suite:
         ruleset = SYSTEMS[name].ruleset(**setup)
         expert = make_policy("expert", name, setup)
-        winners = [play_duel(ruleset, (expert, expert), seed).outcome.winner for seed in range(400)]
+        experts = line_up(ruleset, expert, expert)
+        winners = [play_duel(ruleset, experts, seed).outcome.winner for seed in range(400)]
         scores = [{0: 1.0, 1: 0.0, None: 0.5}[winner] for winner in winners]
         a_low, a_high = wilson_interval(sum(scores), len(scores), z=z)
         assert a_low <= high and a_high >= low, (setup, np.mean(scores))

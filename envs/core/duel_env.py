@@ -70,12 +70,14 @@ def action_number(action: Any) -> int:
 
 
 class DuelEnv(gym.Env):
-    """A two-seat duel seen from one learning seat.
+    """A duel, or a skirmish of several fighters a side, seen from one learning seat.
 
     Args:
-        ruleset: the combat system's rules.
-        opponent: the policy that plays the other seat.
-        learner_seat: 0 or 1, or None to draw the seat at each reset.
+        ruleset: the combat system's rules (`ruleset.sides` gives each seat's side).
+        opponent: the policy that plays the other seat, or every fighter of the other side.
+        learner_seat: a seat (0 or 1 in a duel, a fighter of a skirmish), or None to draw
+            the seat at each reset.
+        ally: the policy that plays the learner's allies in a skirmish; None: `opponent`.
         illegal_action: "penalize" (default) makes an illegal action a no-op costing
             `illegal_penalty`, so every action of the action space is accepted, as
             Gymnasium's checkers and maskless libraries expect; "raise" raises
@@ -93,7 +95,8 @@ class DuelEnv(gym.Env):
             refused with `UnsupportedRenderModeError`.
 
     `info` always holds `action_mask` and `seat`; once the duel is over, `outcome` (the
-    reason), `winner` (the winning seat, or `DRAW`, -1) and whatever the state's
+    reason), `winner` (the winning side, which is the seat in a duel, or `DRAW`, -1;
+    the learner's side is `ruleset.sides[seat]`) and whatever the state's
     `aftermath` reports (a digest's post-fight statistics, never part of the reward);
     `illegal_action` is True on a penalised illegal step. Each key keeps one type, so
     vector envs can stack them.
@@ -129,11 +132,15 @@ class DuelEnv(gym.Env):
         flat_observation: bool = False,
         opponent_key: bytes | None = None,
         render_mode: str | None = None,
+        ally: Policy | None = None,
     ) -> None:
+        seats = len(ruleset.sides)
         if learner_seat is not None and (
-            type(learner_seat) is not int or learner_seat not in (0, 1)
+            type(learner_seat) is not int or learner_seat not in range(seats)
         ):
-            raise ValueError(f"learner_seat must be 0, 1 or None, not {learner_seat!r}")
+            raise ValueError(
+                f"learner_seat must be a seat of 0..{seats - 1} or None, not {learner_seat!r}"
+            )
         if illegal_action not in ("raise", "penalize"):
             raise ValueError(
                 f"illegal_action must be 'raise' or 'penalize', not {illegal_action!r}"
@@ -150,12 +157,14 @@ class DuelEnv(gym.Env):
             not isinstance(opponent_key, bytes) or not 1 <= len(opponent_key) <= 64
         ):
             raise ValueError(f"opponent_key must be 1 to 64 bytes, not {opponent_key!r}")
-        if not isinstance(opponent, Policy):
-            raise TypeError(
-                f"opponent must have act(observation, action_mask, rng); got {opponent!r}"
-            )
+        for role, policy in (("opponent", opponent), ("ally", ally)):
+            if policy is not None and not isinstance(policy, Policy):
+                raise TypeError(
+                    f"{role} must have act(observation, action_mask, rng); got {policy!r}"
+                )
         self.ruleset = ruleset
         self.opponent = opponent
+        self.ally = opponent if ally is None else ally
         self.opponent_key = PROCESS_OPPONENT_KEY if opponent_key is None else opponent_key
         self.fixed_seat = learner_seat
         self.illegal_action = illegal_action
@@ -180,8 +189,12 @@ class DuelEnv(gym.Env):
         self.result: Outcome | None = None
         self._mask: np.ndarray | None = None
         """The learner's mask in the current state (cleared whenever the state moves)."""
-        self._process = opponent if isinstance(opponent, ProcessPolicy) else None
-        """A sandboxed opponent: a fresh process each episode, stopped by `close`."""
+        self._processes = [
+            p
+            for p in {id(p): p for p in (opponent, self.ally)}.values()
+            if isinstance(p, ProcessPolicy)
+        ]
+        """Sandboxed policies: a fresh process each episode, stopped by `close`."""
 
     # --- Gymnasium API ---------------------------------------------------------
 
@@ -194,12 +207,13 @@ class DuelEnv(gym.Env):
             self.dice = GeneratorDice(int(self.np_random.integers(2**63)))
             draw = int(self.np_random.integers(2**63))
             self._opponent_rng = np.random.default_rng(opponent_seed(draw, self.opponent_key))
+        seats = len(self.ruleset.sides)
         self.seat = (
-            self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
+            self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(seats))
         )
         self._illegal_streak = 0
-        if self._process is not None:
-            self._process.new_duel()
+        for process in self._processes:
+            process.new_duel()
         self._mask = None
         assert self.dice is not None  # made above on the first reset
         self.state = self.ruleset.new_duel(self.dice)
@@ -236,14 +250,14 @@ class DuelEnv(gym.Env):
             self.ruleset.apply(self.state, self.seat, action, self.dice)
             self._play_opponent()
         self.result = self.state.result
-        reward = 0.0 if self.result is None else self.result.reward(self.seat)
+        reward = 0.0 if self.result is None else self.result.reward(self.ruleset.sides[self.seat])
         terminated = self.result is not None and not self.result.truncated
         truncated = self.result is not None and self.result.truncated
         return self._observation(), reward, terminated, truncated, self._info()
 
     def close(self) -> None:
-        if self._process is not None:
-            self._process.close()
+        for process in self._processes:
+            process.close()
         super().close()
 
     def render(self) -> str | None:
@@ -269,20 +283,26 @@ class DuelEnv(gym.Env):
         return self.result is None and self.state.result is not None
 
     def _play_opponent(self) -> None:
-        """Let the opponent decide until the learner must act or the duel ends."""
-        ruleset, state, opponent_seat = self.ruleset, self.state, 1 - self.seat
+        """Let the other fighters decide until the learner must act or the fight ends (the
+        opponent plays the other side, the ally the learner's allies; one generator of
+        theirs, which the learner cannot reach)."""
+        ruleset, state, learner = self.ruleset, self.state, self.seat
         dice, rng = self.dice, self._opponent_rng
         assert dice is not None and rng is not None  # reset made them
-        while ruleset.to_act(state) == opponent_seat:
-            mask = ruleset.legal_actions(state, opponent_seat)
-            observation = self.observation_spec.view(ruleset.observe(state, opponent_seat))
+        side = ruleset.sides[learner]
+        while (seat := ruleset.to_act(state)) is not None and seat != learner:
+            mask = ruleset.legal_actions(state, seat)
+            observation = self.observation_spec.view(ruleset.observe(state, seat))
+            ally = ruleset.sides[seat] == side
+            policy = self.ally if ally else self.opponent
             try:
-                action = ask(self.opponent, observation, mask, rng)
-            except PolicyFault as fault:
-                reason = f"the opponent {self.opponent.name!r} forfeits: its policy {fault}"
-                state.finish(Outcome(self.seat, summary(reason)))
+                action = ask(policy, observation, mask, rng)
+            except PolicyFault as fault:  # a fault loses the fight for the faulty side
+                role = "ally" if ally else "opponent"
+                reason = f"the {role} {policy.name!r} forfeits: its policy {fault}"
+                state.finish(Outcome(1 - side if ally else side, summary(reason)))
                 return
-            ruleset.apply(state, opponent_seat, action, dice)
+            ruleset.apply(state, seat, action, dice)
 
     def _observation(self) -> Any:
         flat = self.ruleset.observe(self.state, self.seat)

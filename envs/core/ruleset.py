@@ -25,7 +25,9 @@ from duelo.envs.core.observation import ObservationSpec
 from duelo.envs.core.state import DuelState
 
 SEATS = (0, 1)
-"""Every duel has two seats; seat 0 is side A, seat 1 side B."""
+"""A duel's two seats; seat 0 is side A, seat 1 side B."""
+DUEL_SIDES = (0, 1)
+"""The `sides` of a duel: each seat is a side of its own."""
 
 
 def seat_names(first: str, second: str) -> tuple[str, str]:
@@ -45,6 +47,9 @@ class Ruleset(Protocol, Generic[StateT]):
     """Short id, e.g. "infierno"."""
     version: int
     """Bumped whenever the rules' behaviour changes (it is the env id's -vN)."""
+    sides: tuple[int, ...]
+    """The side (0 for A, 1 for B) of each seat, one seat a fighter: `DUEL_SIDES` in a
+    duel, several seats a side in a skirmish. An `Outcome`'s winner is a side."""
     observation_spec: ObservationSpec
     round_cap: int
     """Rounds after which a duel is truncated as a draw (`DuelState.start_round`)."""

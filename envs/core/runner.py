@@ -52,14 +52,13 @@ def seat_seed(seed: int, seat: int) -> int:
 
 
 def duel_streams(
-    seed: int,
-) -> tuple[GeneratorDice, tuple[np.random.Generator, np.random.Generator]]:
-    """The dice and the two seats' generators of the duel with this seed: the dice are
+    seed: int, seats: int = 2
+) -> tuple[GeneratorDice, tuple[np.random.Generator, ...]]:
+    """The dice and each seat's generator of the fight with this seed: the dice are
     `SeedSequence(seed).spawn(1)[0]` (made directly, spawn key 0), each seat's generator
     is seeded by `seat_seed`."""
     dice = GeneratorDice(np.random.SeedSequence(seed, spawn_key=(0,)))
-    seats = (np.random.default_rng(seat_seed(seed, 0)), np.random.default_rng(seat_seed(seed, 1)))
-    return dice, seats
+    return dice, tuple(np.random.default_rng(seat_seed(seed, seat)) for seat in range(seats))
 
 
 @contextmanager
@@ -76,30 +75,41 @@ def playing(policies: tuple[Policy, ...]) -> Iterator[None]:
             policy.close()
 
 
+def line_up(ruleset: Ruleset[Any], side_a: Policy, side_b: Policy) -> tuple[Policy, ...]:
+    """The policy of each seat when one policy plays each side: a duel's two, or every
+    fighter of a side in a skirmish."""
+    return tuple(side_b if side else side_a for side in ruleset.sides)
+
+
 Watch = Callable[[Any, int, Mapping[str, np.ndarray], np.ndarray], None]
 """Called before each decision with the state, the seat, its observation and its mask."""
 
 
 def play_duel(
     ruleset: Ruleset[Any],
-    policies: tuple[Policy, Policy],
+    policies: tuple[Policy, ...],
     seed: int,
     move_time_limit: float | None = None,
     watch: Watch | None = None,
 ) -> DuelResult:
-    """Play a whole duel; `policies[s]` plays seat s; `watch` sees each decision coming."""
+    """Play a whole fight; `policies[s]` plays seat s (a duel's two, or each fighter of a
+    skirmish: `ruleset.sides`); `watch` sees each decision coming."""
+    if len(policies) != len(ruleset.sides):
+        raise ValueError(
+            f"{ruleset.system}: {len(ruleset.sides)} seats to play, {len(policies)} policies"
+        )
     with playing(policies):
         return _play(ruleset, policies, seed, move_time_limit, watch)
 
 
 def _play(
     ruleset: Ruleset[Any],
-    policies: tuple[Policy, Policy],
+    policies: tuple[Policy, ...],
     seed: int,
     move_time_limit: float | None,
     watch: Watch | None,
 ) -> DuelResult:
-    dice, rngs = duel_streams(seed)
+    dice, rngs = duel_streams(seed, len(policies))
     state = ruleset.new_duel(dice)
     decisions = 0
     while (seat := ruleset.to_act(state)) is not None:
@@ -110,7 +120,7 @@ def _play(
         try:
             action = ask(policies[seat], observation, mask, rngs[seat], move_time_limit)
         except PolicyFault as fault:  # a broken policy loses the duel, not the tournament
-            return _forfeit(state, decisions, seat, str(fault))
+            return _forfeit(state, decisions, seat, ruleset.sides[seat], str(fault))
         ruleset.apply(state, seat, action, dice)
         decisions += 1
     outcome = state.result
@@ -119,12 +129,13 @@ def _play(
     return DuelResult(outcome, decisions, state)
 
 
-def forfeit_reason(seat: int, why: str) -> str:
-    """The outcome's reason when `seat`'s policy faults (`why`: the referee's words)."""
-    return f"side {'AB'[seat]} forfeits: its policy {why}"
+def forfeit_reason(side: int, why: str) -> str:
+    """The outcome's reason when a policy of `side` faults (`why`: the referee's words)."""
+    return f"side {'AB'[side]} forfeits: its policy {why}"
 
 
-def _forfeit(state: Any, decisions: int, seat: int, why: str) -> DuelResult:
-    outcome = Outcome(1 - seat, forfeit_reason(seat, why))
+def _forfeit(state: Any, decisions: int, seat: int, side: int, why: str) -> DuelResult:
+    """A policy's fault loses the fight for its whole side."""
+    outcome = Outcome(1 - side, forfeit_reason(side, why))
     state.finish(outcome)
     return DuelResult(outcome, decisions, state, forfeit=seat)

@@ -28,7 +28,7 @@ import numpy as np
 
 from duelo.envs.core.dice import Dice, GeneratorDice, ScriptedDice
 from duelo.envs.core.policy import Policy
-from duelo.envs.core.ruleset import SEATS, Ruleset, check_legal
+from duelo.envs.core.ruleset import Ruleset, check_legal
 from duelo.envs.core.state import DuelState
 
 MAX_DECISIONS = 5_000
@@ -199,7 +199,8 @@ def check_decision(
     """Check a state where `seat` is to decide: its mask, and both seats' observations
     within their declared bounds. Returns the mask and the two observations."""
     mask = _check_masks(ruleset, state, seat, where)
-    return mask, [_check_observation(ruleset, state, each, where) for each in SEATS]
+    seats = range(len(ruleset.sides))
+    return mask, [_check_observation(ruleset, state, each, where) for each in seats]
 
 
 def _check_masks(ruleset: Ruleset[Any], state: Any, seat: int, where: str) -> np.ndarray:
@@ -208,8 +209,9 @@ def _check_masks(ruleset: Ruleset[Any], state: Any, seat: int, where: str) -> np
         raise AssertionError(f"{where}: a mask is a bool array of one entry per action")
     if not mask.any():
         raise AssertionError(f"{where}: seat {seat} is to act but has no legal action")
-    if ruleset.legal_actions(state, 1 - seat).any():
-        raise AssertionError(f"{where}: the seat not to act has legal actions")
+    for other in range(len(ruleset.sides)):
+        if other != seat and ruleset.legal_actions(state, other).any():
+            raise AssertionError(f"{where}: seat {other}, not to act, has legal actions")
     return mask
 
 
@@ -262,7 +264,7 @@ def check_end(ruleset: Ruleset[Any], state: Any, where: str) -> None:
         )
     if outcome.winner is not None and outcome.truncated:
         raise AssertionError(f"{where}: a truncated duel has no winner")
-    for seat in SEATS:
+    for seat in range(len(ruleset.sides)):
         if ruleset.legal_actions(state, seat).any():
             raise AssertionError(f"{where}: seat {seat} has legal actions after the end")
     for event in state.log:
@@ -294,11 +296,12 @@ def playthrough(
     ruleset: Ruleset[Any], policies: tuple[Policy, Policy], seed: int, title: str
 ) -> str:
     """A seeded duel decision by decision: rolls, legal actions, each observed field of
-    the deciding seat, the action, and the narration (the text of a golden file)."""
+    the deciding seat, the action, and the narration (the text of a golden file).
+    `policies` plays each side (every fighter of it, in a skirmish)."""
     spec = ruleset.observation_spec
     actions = ruleset.actions
     dice = RecordingDice(GeneratorDice(seed))
-    rngs = (np.random.default_rng([seed, 0]), np.random.default_rng([seed, 1]))
+    rngs = [np.random.default_rng([seed, seat]) for seat in range(len(ruleset.sides))]
     state = ruleset.new_duel(dice)
     lines = [f"# {title}", f"# {ruleset.system} v{ruleset.version}, seed {seed}"]
     told = 0
@@ -325,7 +328,8 @@ def playthrough(
                 f"  obs {key.name}: "
                 + " ".join(f"{n}={v:g}" for n, v in zip(names, values, strict=True))
             )
-        action = int(policies[seat].act(spec.view(flat), mask.copy(), rngs[seat]))
+        policy = policies[ruleset.sides[seat]]
+        action = int(policy.act(spec.view(flat), mask.copy(), rngs[seat]))
         lines.append(f"  action {actions(action).name}")
         ruleset.apply(state, seat, action, dice)
         happenings()

@@ -15,7 +15,7 @@ import numpy as np
 
 from duelo.envs.core.config import fight_of, options_of
 from duelo.envs.core.dice import Dice
-from duelo.envs.core.ruleset import seat_names
+from duelo.envs.core.ruleset import DUEL_SIDES, seat_names
 from duelo.envs.core.state import Outcome
 from duelo.envs.dunwich.observation import OBSERVATION_SPEC, observe
 from duelo.envs.dunwich.odds import count, knockout_marks, rerolled, roll_pool
@@ -84,6 +84,7 @@ class DunwichRuleset:
     """
 
     system = "dunwich"
+    sides: tuple[int, ...] = DUEL_SIDES
     perfect_information = False
     """Hidden: sealed plans."""
     version = 2

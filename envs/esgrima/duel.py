@@ -21,7 +21,7 @@ import numpy as np
 from duelo.envs.core.config import ConfigError, options_of, pair_of, shown
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
-from duelo.envs.core.ruleset import SEATS, seat_names
+from duelo.envs.core.ruleset import DUEL_SIDES, SEATS, seat_names
 from duelo.envs.core.state import DuelState, Outcome
 from duelo.envs.esgrima.mechanics import (
     ARMOUR_FIELDS,
@@ -226,6 +226,7 @@ class EsgrimaDuelRuleset:
     """
 
     system = "esgrima_duel"
+    sides: tuple[int, ...] = DUEL_SIDES
     perfect_information = False
     """Hidden: hands and the deck."""
     version = 2

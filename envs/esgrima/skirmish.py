@@ -16,7 +16,7 @@ import numpy as np
 
 from duelo.envs.core.config import fight_of, options_of
 from duelo.envs.core.dice import Dice
-from duelo.envs.core.ruleset import SEATS, seat_names
+from duelo.envs.core.ruleset import DUEL_SIDES, SEATS, seat_names
 from duelo.envs.core.state import Outcome
 from duelo.envs.esgrima.mechanics import Body, first_by_initiative, roll_initiative, roll_test
 from duelo.envs.esgrima.setup import (
@@ -71,6 +71,7 @@ class EsgrimaSkirmishRuleset:
     """
 
     system = "esgrima"
+    sides: tuple[int, ...] = DUEL_SIDES
     perfect_information = True
     version = 2
     actions = SkirmishAction

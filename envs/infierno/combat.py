@@ -90,7 +90,8 @@ def attack_modifier(state: InfiernoState, attack: Attack) -> tuple[int, str]:
         bonus = character.melee_attack
     else:
         bonus = character.ranged_attack
-        penalty = range_penalty(attack.weapon, state.distance, state.options.range_increments)
+        reading = state.options.range_increments
+        penalty = range_penalty(attack.weapon, state.range_of(attack), reading)
         if penalty:
             notes.append(f"range {penalty:+d}")
             bonus += penalty
@@ -104,6 +105,10 @@ def attack_modifier(state: InfiernoState, attack: Attack) -> tuple[int, str]:
     if fighter.prone and attack.mode == AttackMode.MELEE:
         notes.append("attacking prone -4")
         bonus -= 4
+    allies, note = state.teamwork(attack)
+    if note:
+        notes.append(note)
+        bonus += allies
     return bonus, ", ".join(notes)
 
 
@@ -125,7 +130,8 @@ def dodge_lost(state: InfiernoState, attacker: Fighter, target: Fighter) -> str:
 def current_defense(state: InfiernoState, attack: Attack) -> tuple[int, str]:
     """The target's Defense against this attack, and why it differs from the sheet."""
     attacker = state.fighters[attack.attacker]
-    target = state.fighters[1 - attack.attacker]
+    target = state.fighters[state.target_of(attack)]
+    distance = state.range_of(attack)
     character = target.character
     defense = character.defense
     notes = []
@@ -133,14 +139,14 @@ def current_defense(state: InfiernoState, attack: Attack) -> tuple[int, str]:
     if lost and character.dodge:
         defense -= character.dodge
         notes.append(f"{lost}, no Dodge")
-    if target.cover and state.distance > 1:  # §8.4: no cover at range 1
+    if target.cover and distance > 1:  # §8.4: no cover at range 1
         defense += state.options.partial_cover_defense
         notes.append(f"cover +{state.options.partial_cover_defense}")
     if target.prone:  # §8.7 (ASSUMPTION, d20 SRD)
         if attack.mode == AttackMode.MELEE:
             defense -= 4
             notes.append("target prone -4")
-        elif state.distance > 1:
+        elif distance > 1:
             defense += 4
             notes.append("target prone +4")
     if target.stunned and state.options.stunned_defense_penalty:
@@ -239,7 +245,7 @@ def allowed_effects(attack: Attack, target: Fighter) -> list[Action]:
 
 def best_effect(state: InfiernoState, attack: Attack) -> Action:
     """auto_best (digest §7.1): most likely to put the target out, then most damage."""
-    target = state.fighters[1 - attack.attacker]
+    target = state.fighters[state.target_of(attack)]
     return _best_effect(
         attack.weapon,
         damage_flat(state, attack),
@@ -294,7 +300,7 @@ def resolve_attack(state: InfiernoState, attack: Attack, dice: Dice) -> None:
     """Roll one attack to its end, or stop at a critical the attacker must choose for."""
     seat = attack.attacker
     attacker = state.fighters[seat]
-    target = state.fighters[1 - seat]
+    target = state.fighters[state.target_of(attack)]
     if attack.item is not None:
         item = attacker.carried[attack.item]
         if attack.mode == AttackMode.RANGED and state.options.track_ammo:
@@ -325,6 +331,13 @@ def resolve_attack(state: InfiernoState, attack: Attack, dice: Dice) -> None:
     if not hits(roll, bonus, defense):
         state.say(seat, line + " -> miss")
         return
+    stray, into = state.stray_victim(attack, dice)
+    line += into
+    if stray is not None:  # §13.5: a normal hit on the ally, no critical check
+        state.say(seat, line + " -> a stray hit")
+        if not _concealment_spares(state, seat, dice):
+            deal_damage(state, attack, None, dice, target_seat=stray)
+        return
     margin = total - defense
     threshold = crit_threshold(attack.weapon, target)
     critical = margin >= threshold
@@ -344,17 +357,8 @@ def resolve_attack(state: InfiernoState, attack: Attack, dice: Dice) -> None:
     else:
         line += " -> hit"
     state.say(seat, line)
-    if state.options.lighting != "clear":  # §8.5: concealment miss chance after the crit check
-        miss = (
-            state.options.partial_concealment_miss
-            if state.options.lighting == "partial_concealment"
-            else state.options.total_concealment_miss
-        )
-        percent = dice.roll(100, "concealment")
-        if percent <= miss:
-            state.say(seat, "Concealment: d100 {} <= {}, the hit is lost", percent, miss)
-            return
-        state.say(seat, "Concealment: d100 {} > {}, the hit stands", percent, miss)
+    if _concealment_spares(state, seat, dice):
+        return
     if not critical:
         deal_damage(state, attack, None, dice, ignore_rd=ignore_rd)
     elif state.options.crit_choice == "agent":
@@ -364,6 +368,23 @@ def resolve_attack(state: InfiernoState, attack: Attack, dice: Dice) -> None:
         deal_damage(state, attack, Action.CRIT_MULTIPLY, dice)
     else:
         deal_damage(state, attack, best_effect(state, attack), dice)
+
+
+def _concealment_spares(state: InfiernoState, seat: int, dice: Dice) -> bool:
+    """§8.5: the concealment miss chance, rolled after the critical check."""
+    if state.options.lighting == "clear":
+        return False
+    miss = (
+        state.options.partial_concealment_miss
+        if state.options.lighting == "partial_concealment"
+        else state.options.total_concealment_miss
+    )
+    percent = dice.roll(100, "concealment")
+    if percent <= miss:
+        state.say(seat, "Concealment: d100 {} <= {}, the hit is lost", percent, miss)
+        return True
+    state.say(seat, "Concealment: d100 {} > {}, the hit stands", percent, miss)
+    return False
 
 
 def _natural_one(state: InfiernoState, attack: Attack, dice: Dice) -> None:
@@ -404,7 +425,7 @@ def deal_damage(
 ) -> None:
     """Roll and apply damage (seed: DAÑO; critical effects C1-C5 of §7.1)."""
     seat = attack.attacker
-    target_seat = 1 - seat if target_seat is None else target_seat
+    target_seat = state.target_of(attack) if target_seat is None else target_seat
     target = state.fighters[target_seat]
     weapon = attack.weapon
     flat = damage_flat(state, attack)

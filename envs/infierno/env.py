@@ -152,7 +152,8 @@ class InfiernoEnv(DuelEnv):
     A weapon in the off hand takes the lead when the main-hand one is thrown.
 
     Left out, and why:
-    - Flanking and firing into melee (§8.6): they need a third combatant.
+    - Flanking and firing into melee (§8.6): they need a third combatant; they are
+      played in `duelo/InfiernoSkirmish-v0` (§13).
     - Total cover (duck/peek, §5): off by default in the digest, it only stalls duels.
     - Dropping and picking up items (§5): the 1-D duel has no map to drop them on
       and §12 leaves them out of the action set; thrown weapons are gone.
@@ -160,7 +161,8 @@ class InfiernoEnv(DuelEnv):
     - Death at -10 (§9): a statistic only; "down" already ends the duel.
     - Non-proficiency and minimum Strength penalties, GM circumstantial
       modifiers and "something unexpected" sneak attacks (§10.4): GM fiat, off.
-    - Mid-fight arrivals and group initiative (§4): duels have two fighters.
+    - Mid-fight arrivals and group initiative (§4): duels have two fighters (group
+      initiative is played in `duelo/InfiernoSkirmish-v0`).
 
     ## Version History
 

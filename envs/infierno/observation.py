@@ -326,11 +326,11 @@ def _weapon(item: Carried) -> bytes:
     if cached is None or cached[0] is not item.weapon:
         if len(_ROWS) >= MAX_CACHED:
             _ROWS.clear()
-        cached = _ROWS[key] = (item.weapon, _pack(_ROW, *_weapon_row(item)))
+        cached = _ROWS[key] = (item.weapon, _pack(_ROW, *weapon_row(item)))
     return cached[1]
 
 
-def _weapon_row(item: Carried) -> list[float]:
+def weapon_row(item: Carried) -> list[float]:
     w = item.weapon
     count, sides = w.damage
     return [

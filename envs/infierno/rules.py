@@ -17,7 +17,7 @@ import numpy as np
 
 from duelo.envs.core.config import fight_of, options_of, require_known
 from duelo.envs.core.dice import Dice, roll_until
-from duelo.envs.core.ruleset import SEATS, seat_names
+from duelo.envs.core.ruleset import DUEL_SIDES, SEATS, seat_names
 from duelo.envs.core.state import Outcome
 from duelo.envs.infierno import combat
 from duelo.envs.infierno.observation import OBSERVATION_SPEC, observe
@@ -145,6 +145,7 @@ class InfiernoRuleset:
     """
 
     system = "infierno"
+    sides: tuple[int, ...] = DUEL_SIDES
     perfect_information = True
     """Taken as perfect: both sides know the scenario's loadouts (the observation hides a
     weapon never drawn; the solver does not)."""
@@ -226,7 +227,7 @@ class InfiernoRuleset:
         elif phase == _CRIT_CHOICE:
             attack = state.pending_crit
             assert attack is not None
-            mask[combat.allowed_effects(attack, state.fighters[1 - seat])] = True
+            mask[combat.allowed_effects(attack, state.fighters[state.target_of(attack)])] = True
         else:
             self._turn_mask(state, seat, mask)
         return mask
@@ -612,7 +613,6 @@ class InfiernoRuleset:
 
     def _turn_action(self, state: InfiernoState, seat: int, action: Action, dice: Dice) -> None:
         fighter = state.fighters[seat]
-        opponent = state.fighters[1 - seat]
         budget = state.budget
         if action == _DELAY:
             self._delay(state, seat)
@@ -627,7 +627,7 @@ class InfiernoRuleset:
         self._spend(budget, cost, action)
         if action == _SURRENDER:
             state.say(seat, "{} SURRENDERS", fighter.name)
-            self._finish(state, Outcome(1 - seat, f"{fighter.name} surrenders"))
+            self._surrender(state, seat, dice)
             return
         if action in ATTACKS:
             state.queue = self._attacks(state, seat, action)
@@ -660,6 +660,8 @@ class InfiernoRuleset:
             item.ammo = item.weapon.capacity
             state.say(seat, "{} reloads the {} ({})", fighter.name, item.weapon.name, item.ammo)
         elif action == Action.FEINT:
+            target = self._chosen_target(state, seat)
+            opponent = state.fighters[target]
             winner = _opposed(
                 state,
                 dice,
@@ -669,7 +671,7 @@ class InfiernoRuleset:
                     "Deceive",
                 ),
                 (
-                    1 - seat,
+                    target,
                     opponent.character.attention + combat.sequel_penalty(opponent, self.options),
                     "Attention",
                 ),
@@ -683,6 +685,14 @@ class InfiernoRuleset:
             fighter.prone = not fighter.prone
             state.say(seat, "{} {}", fighter.name, "drops prone" if fighter.prone else "stands up")
         self._after_action(state, dice)
+
+    def _chosen_target(self, state: InfiernoState, seat: int) -> int:
+        """The seat the action being taken is aimed at: in a duel, the opponent."""
+        return 1 - seat
+
+    def _surrender(self, state: InfiernoState, seat: int, dice: Dice) -> None:
+        """§9: the side that surrenders loses the duel."""
+        self._finish(state, Outcome(1 - seat, f"{state.fighters[seat].name} surrenders"))
 
     def _after_action(self, state: InfiernoState, dice: Dice) -> None:
         if state.result is not None or state.phase == _CRIT_CHOICE or self._check_out(state):

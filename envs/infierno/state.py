@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+from duelo.envs.core.dice import Dice
 from duelo.envs.core.state import DuelState
 from duelo.envs.infierno.setup import Character, InfiernoOptions, Scenario, Weapon
 
@@ -232,6 +233,10 @@ class Attack:
     """Index of the carried weapon used (None for fists and improvised strikes)."""
     penalty: int = 0
     off_hand: bool = False
+    target: int | None = None
+    """The seat attacked: None is the opponent of a duel (`InfiernoState.target_of`)."""
+    aimed: bool = False
+    """A shot into a melee aimed at the target alone: -4, no stray hits (digest §13.5)."""
 
 
 @dataclass
@@ -252,3 +257,22 @@ class InfiernoState(DuelState):
     pending_crit: Attack | None = None
     honour_choices: dict[int, Action] = field(default_factory=dict)
     delayed_round: int = -1
+
+    def target_of(self, attack: Attack) -> int:
+        """The seat `attack` is aimed at (in a duel, the other seat)."""
+        return 1 - attack.attacker if attack.target is None else attack.target
+
+    def range_of(self, attack: Attack) -> int:
+        """The range in squares from the attacker to its target (a duel's one distance)."""
+        return self.distance
+
+    def teamwork(self, attack: Attack) -> tuple[int, str]:
+        """What allies change in the attack's bonus, and a note of it: nothing in a duel
+        (a skirmish's flanking and aimed shots into a melee, digest §13.4, §13.5)."""
+        return 0, ""
+
+    def stray_victim(self, attack: Attack, dice: Dice) -> tuple[int | None, str]:
+        """On a hit, the seat a shot into a melee hits instead of its target (the
+        participant die, digest §13.5), or None, and a note for the narration: never in
+        a duel."""
+        return None, ""

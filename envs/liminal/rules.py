@@ -12,7 +12,7 @@ import numpy as np
 
 from duelo.envs.core.config import fight_of, options_of, require_known
 from duelo.envs.core.dice import Dice, roll_until
-from duelo.envs.core.ruleset import seat_names
+from duelo.envs.core.ruleset import DUEL_SIDES, seat_names
 from duelo.envs.core.state import Outcome
 from duelo.envs.liminal.observation import OBSERVATION_SPEC, observe
 from duelo.envs.liminal.odds import (
@@ -65,6 +65,7 @@ class LiminalRuleset:
     system = "liminal"
     State: type[LiminalState] = LiminalState
     """The state `new_duel` builds (the mob's keeps what its aftermath needs)."""
+    sides: tuple[int, ...] = DUEL_SIDES
     perfect_information = True
     version = 2
     actions = Action

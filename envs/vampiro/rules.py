@@ -12,7 +12,7 @@ import numpy as np
 
 from duelo.envs.core.config import fight_of, options_of, require_known
 from duelo.envs.core.dice import Dice
-from duelo.envs.core.ruleset import seat_names
+from duelo.envs.core.ruleset import DUEL_SIDES, seat_names
 from duelo.envs.core.state import Outcome
 from duelo.envs.vampiro.damage import (
     after_soak,
@@ -104,6 +104,7 @@ class VampiroRuleset:
     """
 
     system = "vampiro"
+    sides: tuple[int, ...] = DUEL_SIDES
     perfect_information = False
     """Hidden: blind declarations in a full tie."""
     version = 2

@@ -1,0 +1,94 @@
+"""What a skirmish of Infierno is played from: its scenarios, several fighters a side
+(digest §13.1), loaded from `configs/infierno/skirmishes.yaml` like the duel's tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from duelo.envs.core.config import (
+    known,
+    load_entries,
+    packaged_config,
+    require_fighters,
+)
+from duelo.envs.infierno.setup import Character, Weapon, load_catalog
+
+MAX_SIDE = 4
+"""The most fighters a side (the observation's and the action space's slots, §13.1)."""
+
+
+@dataclass(frozen=True)
+class Post:
+    """One fighter's place when a skirmish opens: its stat block and square (§13.1)."""
+
+    character: str
+    pos: int
+    """The square on the line 0..arena (side A's home edge is 0, side B's the arena's)."""
+    drawn: bool = False
+    """It starts with its primary weapon in hand."""
+    aware: bool = True
+    """It knows the enemy is there: if some fighters are not, the aware get a surprise
+    round (seed SORPRESA, §13.2)."""
+    cover_nearby: bool = False
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.pos <= MAX_SQUARE:
+            raise ValueError(f"pos {self.pos} must lie in 0..{MAX_SQUARE}")
+
+
+MAX_SQUARE = 999
+"""The farthest square a fighter may stand on (the arena option bounds the line)."""
+
+
+@dataclass(frozen=True)
+class SkirmishScenario:
+    """How a fight of several a side opens (§13)."""
+
+    id: str
+    description: str
+    side_a: tuple[Post, ...]
+    side_b: tuple[Post, ...]
+
+    def __post_init__(self) -> None:
+        for name, side in (("side_a", self.side_a), ("side_b", self.side_b)):
+            if not 1 <= len(side) <= MAX_SIDE:
+                raise ValueError(f"{name} has {len(side)} fighters; 1..{MAX_SIDE} a side")
+
+    @property
+    def posts(self) -> tuple[Post, ...]:
+        """Every fighter, side A's first: its index is its seat."""
+        return self.side_a + self.side_b
+
+    @property
+    def fighters(self) -> tuple[str, ...]:
+        return tuple(post.character for post in self.posts)
+
+
+@dataclass(frozen=True)
+class SkirmishCatalog:
+    """The duel's weapons and characters, and the skirmishes."""
+
+    weapons: dict[str, Weapon]
+    characters: dict[str, Character]
+    skirmishes: dict[str, SkirmishScenario]
+
+    def skirmish(self, name: str) -> SkirmishScenario:
+        return known(self.skirmishes, name, "skirmish")
+
+    def character(self, name: str) -> Character:
+        return known(self.characters, name, "character")
+
+
+def load_skirmish_catalog(
+    weapons: str | Path | None = None,
+    characters: str | Path | None = None,
+    skirmishes: str | Path | None = None,
+) -> SkirmishCatalog:
+    """Load and cross-check the three files (the weapons and characters as for a duel);
+    None takes the packaged default."""
+    duel = load_catalog(weapons, characters)
+    path = Path(skirmishes or packaged_config("infierno/skirmishes.yaml"))
+    table = load_entries(SkirmishScenario, path)
+    require_fighters(table, duel.characters, path)
+    return SkirmishCatalog(duel.weapons, duel.characters, table)
