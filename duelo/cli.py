@@ -197,8 +197,10 @@ def _add_tournament(commands: Any, cores: int) -> Parser:
     tournament.add_argument(
         "--duels",
         type=bounded_int(2, MAX_DUELS),
-        default=2000,
-        help=f"per pairing, seats swapped (an even number up to {MAX_DUELS})",
+        help=(
+            f"per pairing, seats swapped (an even number up to {MAX_DUELS}; default: the "
+            "system's, 2000 for a duel, 500 for a skirmish)"
+        ),
     )
     tournament.add_argument(
         "--seed",
@@ -601,7 +603,7 @@ def run_tournaments(args: argparse.Namespace) -> None:
             TournamentSpec(
                 system=name,
                 policies=policies,
-                duels=args.duels,
+                duels=args.duels or SYSTEMS[name].duels,
                 seed=default_seed(policies) if args.seed is None else args.seed,
                 variant=variant,
                 move_time_limit=args.move_time_limit,

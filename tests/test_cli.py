@@ -318,6 +318,10 @@ def test_help_shows_the_defaults(
     with pytest.raises(SystemExit):
         main(["tournament", "--help"])
     text = capsys.readouterr().out
-    for default in ("(default: 2000)", "(default: duelo-tournament)", "(default: local)"):
+    for default in (
+        "default: the system's, 2000",
+        "(default: duelo-tournament)",
+        "(default: local)",
+    ):
         assert default in text
     assert "(default: 0; drawn" not in text and text.count("(default:") >= 6

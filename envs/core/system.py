@@ -57,6 +57,10 @@ class System:
     where play decides, two experts' side A scoring within `SUITE_BAND` and at least
     `SUITE_DECISIVE` of their duels won (measured over 1,000 duels; a setup left out says
     why). Empty: the default scenario alone."""
+    duels: int = 2000
+    """The default tournament's duels per pairing, seats swapped (`duelo tournament`
+    without --duels): a fight of several a side costs several duels' decisions, so a
+    skirmish plays fewer and the default tournament stays within two minutes."""
     fast: str | None = None
     """The module of its batched engine (`duelo.envs.fast`, extra `fast`); None: none."""
     solved: str | None = None

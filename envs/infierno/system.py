@@ -34,5 +34,6 @@ SYSTEMS = (
         suite=tuple(
             {"scenario": s} for s in ("two_on_two", "three_on_three", "outnumbered", "ambush")
         ),
+        duels=500,
     ),
 )
