@@ -103,6 +103,21 @@ def brains_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def splits_table(rows: list[dict[str, Any]]) -> str:
+    """Two experts in every setup: side A's score, its interval, the share of fights won,
+    and whether the setup is in its system's suite."""
+    lines = [
+        "| system, setup | side A's score (two experts) | fights won | in the suite |",
+        "|---|---|---|---|",
+    ]
+    for row in rows:
+        score = f"{row['score']:.3f} [{row['low']:.3f}, {row['high']:.3f}]"
+        suite = "yes" if row["suite"] else "no"
+        lines.append(f"| {row['system']}, {row['setup']} | {score} | {row['won']:.0%} | {suite} |")
+    fights = {row["fights"] for row in rows}
+    return "\n".join(lines) + f"\n\nEach row {', '.join(f'{n:,}' for n in fights)} fights."
+
+
 def bench_systems_table(bench: dict[str, Any]) -> str:
     """`duelo bench`'s figures per system, each against CartPole-v1's in the same run."""
     reference = bench["reference"]
@@ -255,6 +270,7 @@ def exact_solved_table(rows: list[dict[str, Any]]) -> str:
 Table = Callable[[Any], str]
 TABLES: dict[str, tuple[str, Table]] = {
     "brains": ("brains", brains_table),
+    "splits": ("splits", splits_table),
     "bench_systems": ("bench", bench_systems_table),
     "bench_batched": ("bench", bench_batched_table),
     "bench_tournaments": ("bench", bench_tournaments_table),

@@ -4,15 +4,19 @@
 system's expert in every setup (each scenario; the card duel's two variants) as `duelo
 tournament --system S --scenario SC --policies brain:B expert --duels 2000` does (seed
 0), and writes the scores to `docs/measured/brains.json` (about ten minutes on two
-cores). `python docs/measure.py exact [--system S ...]` walks every scenario of the
+cores; `--system S ...` measures those systems' brains again and keeps the other rows).
+`python docs/measure.py splits` plays two experts in every setup of every system and
+writes side A's score to `docs/measured/splits.json` (a few minutes of one core).
+`python docs/measure.py exact [--system S ...]` walks every scenario of the
 systems of perfect information as `duelo solve S --scenario SC --check 20000` does,
 within 500,000 states or 450 s, and writes each one's exact value and each policy's
 score against optimal play and exploitability to `docs/measured/exact.json`, or what
 the walk reached before its limit (about two hours of one core: run one process per
 system in parallel; each row lands in the file as it is done). `docs/hooks.py` renders
-them where a page says `<!-- measured: brains -->`, `<!-- measured: exact -->` or
-`<!-- measured: exact_unsolved -->`. The figures are never typed by hand: after a
-rules change or a retrained brain, run this again and commit the file.
+them where a page says `<!-- measured: brains -->`, `<!-- measured: splits -->`,
+`<!-- measured: exact -->` or `<!-- measured: exact_unsolved -->`. The figures are
+never typed by hand: after a rules change or a retrained brain, run this again and
+commit the file.
 """
 
 from __future__ import annotations
@@ -35,9 +39,10 @@ import numpy as np
 from duelo.agents.brain import shipped_brains
 from duelo.agents.registry import make_policy, policy_names
 from duelo.cli import build_parser, duel_variant
+from duelo.envs.core.runner import line_up, play_duel
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.exploit import exact_scores
-from duelo.evaluation.report import build_report
+from duelo.evaluation.report import Tally, build_report
 from duelo.evaluation.solver import TooLargeError, enumerate_duel, score_of_a, solve
 from duelo.evaluation.tournament import TournamentSpec, canonical_policies, run_tournament
 from duelo.yardstick import Z99, print_solve
@@ -66,11 +71,13 @@ def brain_setups() -> list[tuple[str, str, dict[str, Any], str]]:
     ]
 
 
-def brain_rows(duels: int, workers: int) -> list[dict[str, Any]]:
-    """One row per shipped brain and setup it plays: its score against the expert, with
-    its Wilson 95 % interval, and as side A and side B."""
+def brain_rows(duels: int, workers: int, systems: list[str]) -> list[dict[str, Any]]:
+    """One row per shipped brain of `systems` and setup it plays: its score against the
+    expert, with its Wilson 95 % interval, and as side A and side B."""
     rows = []
     for system, label, variant, brain in brain_setups():
+        if system not in systems:
+            continue
         policies = canonical_policies(system, [brain, "expert"], variant)
         spec = TournamentSpec(system, policies, duels=duels, seed=0, variant=variant)
         with tempfile.TemporaryDirectory() as out:
@@ -91,6 +98,33 @@ def brain_rows(duels: int, workers: int) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def split_rows(fights: int) -> Iterator[dict[str, Any]]:
+    """Two experts in every setup of every system (`setups`), side A's score over
+    `fights` seeds with its Wilson 95 % interval and the share of fights won: what the
+    seat and the stat blocks give by themselves, the suite's test (`System.suite`)."""
+    for system in SYSTEMS:
+        suite = SYSTEMS[system].suite
+        for label, variant in setups(system):
+            ruleset = SYSTEMS[system].ruleset(**variant)
+            expert = make_policy("expert", system, variant)
+            experts = line_up(ruleset, expert, expert)
+            winners = [play_duel(ruleset, experts, seed).outcome.winner for seed in range(fights)]
+            tally = Tally()
+            for winner in winners:
+                tally = tally.add({0: 1.0, 1: 0.0, None: 0.5}[winner])
+            low, high = tally.interval
+            yield {
+                "system": system,
+                "setup": label,
+                "fights": fights,
+                "score": tally.score,
+                "low": low,
+                "high": high,
+                "won": sum(winner is not None for winner in winners) / fights,
+                "suite": variant in suite or (not suite and label == setups(system)[0][0]),
+            }
 
 
 def exact_setups(systems: list[str]) -> list[tuple[str, str, str]]:
@@ -208,13 +242,26 @@ def main() -> None:
     brains.add_argument(
         "--workers", type=int, default=min(2, os.cpu_count() or 1), help="the same duels"
     )
+    brains.add_argument(
+        "--system", nargs="+", choices=list(SYSTEMS), default=list(SYSTEMS), help="only these"
+    )
+    splits = tables.add_parser("splits", help="two experts' side A score in every setup")
+    splits.add_argument("--fights", type=int, default=2000, help="per setup")
     exact = tables.add_parser("exact", help="the solver's values and exploitabilities")
     exact.add_argument("--system", nargs="+", choices=list(SYSTEMS), default=list(SYSTEMS))
     args = parser.parse_args()
     MEASURED.mkdir(exist_ok=True)
     if args.table == "brains":
-        rows = brain_rows(args.duels, args.workers)
         path = MEASURED / "brains.json"
+        kept = [r for r in json.loads(path.read_text()) if r["system"] not in args.system]
+        rows = brain_rows(args.duels, args.workers, args.system) + kept
+        rows.sort(key=lambda r: list(SYSTEMS).index(r["system"]))  # stable: setups in order
+        path.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        print(f"{path.relative_to(Path(__file__).parents[1])}: {len(rows)} rows")
+        return
+    if args.table == "splits":
+        path = MEASURED / "splits.json"
+        rows = list(split_rows(args.fights))
         path.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
         print(f"{path.relative_to(Path(__file__).parents[1])}: {len(rows)} rows")
         return

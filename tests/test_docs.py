@@ -19,6 +19,7 @@ import pytest
 
 from duelo.agents.registry import policy_names
 from duelo.cli import build_parser
+from duelo.envs.core.system import SUITE_BAND
 from duelo.envs.systems import SYSTEM_PACKAGES, SYSTEMS, batched_systems
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,6 +124,20 @@ def test_the_measured_brains_table_has_a_row_per_shipped_brain_and_setup() -> No
     assert [(row["system"], row["setup"], row["brain"]) for row in rows] == wanted
     assert {row["duels"] for row in rows} == {2000}
     assert all(row["low"] <= row["score"] <= row["high"] for row in rows)
+
+
+def test_the_measured_splits_have_a_row_per_setup_and_agree_with_the_suites() -> None:
+    """`docs/measure.py splits` played two experts in every setup of every system; each
+    setup of a suite keeps side A within the suite's band (`SUITE_BAND`), by its interval."""
+    rows = json.loads((ROOT / "docs" / "measured" / "splits.json").read_text(encoding="utf-8"))
+    measure = _docs_module("measure")
+    wanted = [(system, label) for system in SYSTEMS for label, _ in measure.setups(system)]
+    assert [(row["system"], row["setup"]) for row in rows] == wanted
+    low, high = SUITE_BAND
+    for row in rows:
+        assert row["low"] <= row["score"] <= row["high"]
+        if row["suite"]:
+            assert row["low"] <= high and row["high"] >= low, row
 
 
 def test_the_exact_tables_have_a_row_per_scenario_of_todays_env_ids() -> None:
