@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 pytest.importorskip("sb3_contrib")
+torch = pytest.importorskip("torch")
 
 from duelo.agents.brain import WEIGHTS, load_brain  # noqa: E402
 from duelo.agents.registry import make_policy  # noqa: E402
@@ -461,3 +462,58 @@ def test_the_fast_engine_without_its_extra_is_a_clear_error(
     fast = short(self_play=False, env_kwargs={"scenario": "formal_duel"})
     with pytest.raises(ValueError, match=r"pip install 'duelo\[fast\]'"):
         training.train(fast, tmp_path, engine="fast")
+
+
+def test_a_skirmish_side_shares_the_network_in_training(tmp_path: Path) -> None:
+    """`allies: learner`: the network in training plays the learner's allies (parameter
+    sharing), sampling only legal moves, and the brain's manifest says how many fighters
+    a side it reads."""
+    settings = few_steps(
+        env_id="duelo/InfiernoSkirmish-v0", n_envs=2, env_kwargs={"scenario": "two_on_two"}
+    )
+    assert settings.allies == "learner"
+    seen: list[int] = []
+    original = training.SharedNetwork.act
+
+    def watched(self: training.SharedNetwork, observation, action_mask, rng) -> int:  # noqa: ANN001
+        action = original(self, observation, action_mask, rng)
+        assert action_mask[action]
+        seen.append(action)
+        return action
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(training.SharedNetwork, "act", watched)
+        brain = training.train(settings, tmp_path)
+    assert seen  # the allies were played by the network
+    manifest = json.loads((brain / "manifest.json").read_text())
+    assert manifest["max_side"] == 4 and manifest["training"]["allies"] == "learner"
+    assert load_brain(brain).manifest["env_id"] == "duelo/InfiernoSkirmish-v0"
+
+
+def test_the_shared_network_samples_its_policy_over_the_legal_moves() -> None:
+    """Its choice follows the network's masked distribution: with all logits equal, each
+    legal move alike, and never an illegal one."""
+    settings = few_steps(env_id="duelo/InfiernoSkirmish-v0", env_kwargs={})
+    pool = training.OpponentPool(settings, np.random.default_rng(0))
+    venv = training.VecNormalize(training.DummyVecEnv([training.make_env(settings, pool, 0)]))
+    model = training.model_class(settings)("MlpPolicy", venv, n_steps=8, batch_size=8, seed=0)
+    head = model.policy.action_net
+    with torch.no_grad():  # every logit equal, whatever the observation
+        head.weight.zero_()
+        head.bias.zero_()
+    shared = training.SharedNetwork(model, venv, "infierno_skirmish")
+    env = gym.make("duelo/InfiernoSkirmish-v0")
+    observation, info = env.reset(seed=0)
+    mask = info["action_mask"]
+    rng = np.random.default_rng(0)
+    picks = [shared.act(observation, mask, rng) for _ in range(600)]
+    legal = np.flatnonzero(mask)
+    assert set(picks) == set(legal.tolist())
+    counts = np.bincount(picks, minlength=len(mask))[legal]
+    expected = 600 / len(legal)  # 3 sigma of a binomial count
+    assert np.all(np.abs(counts - expected) <= 3 * np.sqrt(expected * (1 - 1 / len(legal))))
+
+
+def test_allies_must_name_a_policy_of_the_system() -> None:
+    with pytest.raises(ValueError, match="nobody"):
+        few_steps(env_id="duelo/InfiernoSkirmish-v0", env_kwargs={}, allies="nobody")

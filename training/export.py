@@ -113,7 +113,8 @@ def write_brain(
 ) -> Path:
     """Write manifest.json and weights.npz into `out`, replacing it atomically, once the
     brain loads (`source`, where the weights came from, names what is refused)."""
-    ruleset = SYSTEMS[settings.system].ruleset
+    entry = SYSTEMS[settings.system]
+    ruleset = entry.ruleset
     manifest = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -123,6 +124,7 @@ def write_brain(
         "env_id": settings.env_id,
         "env_version": ruleset.version,
         "env_kwargs": settings.env_kwargs,
+        "max_side": entry.max_side,
         "observation": observation_schema(ruleset.observation_spec),
         "actions": [a.name for a in ruleset.actions],
         "network": {

@@ -21,6 +21,8 @@ from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.tournament import MAX_DUELS, default_suite
 
 SETTINGS_FILE = "settings.yaml"
+LEARNER = "learner"
+"""`allies`: the network in training plays the learner's allies."""
 INTEGER_BOUNDS = {
     "n_timesteps": (1, 10**9),
     "seed": (0, 2**32 - 1),  # numpy's legacy global seed, which SB3 sets
@@ -76,7 +78,13 @@ class TrainSettings:
     i % n, and every evaluation plays each of them. For a system whose suite varies more
     than the scenario (the fencing duel's symmetric and faithful variants)."""
     opponents: tuple[str, ...] = ("random",)
-    """Scripted policies sampled as the opponent at each reset."""
+    """Scripted policies sampled as the opponent at each reset (in a fight of several a
+    side, it plays every enemy)."""
+    allies: str = LEARNER
+    """Who plays the learner's allies in a fight of several a side: "learner", the network
+    in training itself (parameter sharing: one network plays every fighter of its side,
+    and each episode it learns from the decisions of one fighter, drawn at reset), or a
+    policy name. A duel has no allies."""
     opponent_weights: tuple[float, ...] = ()
     """Sampling weights of `opponents` (default: equal)."""
     self_play: bool = True
@@ -166,6 +174,8 @@ class TrainSettings:
             raise ValueError("opponents must name at least one policy")
         for name in self.opponents:
             check_policy(name, self.system)  # an unknown name fails here, not mid-run
+        if self.allies != LEARNER:
+            check_policy(self.allies, self.system)
         if bool(self.teacher) != (self.teacher_decisions > 0):
             raise ValueError("teacher and teacher_decisions come together, or neither")
         if self.teacher:

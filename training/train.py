@@ -14,6 +14,7 @@ import os
 import shutil
 import sys
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ from duelo.training.export import (
     write_brain,
 )
 from duelo.training.imitate import imitate
-from duelo.training.settings import SETTINGS_FILE, TrainSettings, load_settings
+from duelo.training.settings import LEARNER, SETTINGS_FILE, TrainSettings, load_settings
 
 CHECKPOINT_DIR = "checkpoint"
 """The model, the normaliser and the loop's state, written together as one folder."""
@@ -80,6 +81,11 @@ class OpponentPool:
         self.snapshot_share = settings.snapshot_share
         self.max_snapshots = settings.max_snapshots
         self.rng = rng
+        self.ally: Policy | None = (
+            None if settings.allies == LEARNER else make_policy(settings.allies, settings.system)
+        )
+        """The learner's allies in a fight of several a side: a named policy, or the
+        network in training (`SharedNetwork`, set once the model is made)."""
 
     def sample(self) -> Policy:
         if self.snapshots and self.rng.random() < self.snapshot_share:
@@ -101,8 +107,38 @@ def _normaliser(venv: VecNormalize) -> RunningMeanStd:
     return rms
 
 
+class SharedNetwork:
+    """The network in training, playing the learner's allies in a fight of several a side
+    (parameter sharing, the usual way to train a team: one network plays every fighter of
+    a side). It samples its current policy, masked, on the observation normalised as the
+    learner's; only the learner's own fighter's decisions are learnt from."""
+
+    name = LEARNER
+    description = "the network in training, playing an ally of the learner"
+
+    def __init__(self, model: Any, venv: VecNormalize, system: str) -> None:
+        self.model = model
+        self.venv = venv
+        self.spec = SYSTEMS[system].ruleset.observation_spec
+
+    def act(
+        self,
+        observation: Mapping[str, np.ndarray],
+        action_mask: np.ndarray,
+        rng: np.random.Generator,
+    ) -> int:
+        flat = self.venv.normalize_obs(self.spec.flatten(observation))
+        with torch.no_grad():
+            tensor = torch.as_tensor(flat, dtype=torch.float32)[None]
+            distribution = self.model.policy.get_distribution(tensor).distribution
+            logits = distribution.logits[0].numpy().astype(np.float64)
+        logits = np.where(action_mask, logits, -np.inf)
+        chances = np.exp(logits - logits.max())
+        return int(rng.choice(len(chances), p=chances / chances.sum()))
+
+
 class PoolOpponent(gym.Wrapper):
-    """Draws the opponent from the pool before each duel."""
+    """Draws the opponent from the pool before each duel, and seats the pool's ally."""
 
     def __init__(self, env: gym.Env, pool: OpponentPool) -> None:
         super().__init__(env)
@@ -112,6 +148,7 @@ class PoolOpponent(gym.Wrapper):
         duel = self.env.unwrapped
         assert isinstance(duel, DuelEnv)  # a duelo id, made by gym.make
         duel.opponent = self.pool.sample()
+        duel.ally = duel.opponent if self.pool.ally is None else self.pool.ally
         return self.env.reset(**kwargs)
 
 
@@ -386,6 +423,8 @@ def train(settings: TrainSettings, run: Path, resume: bool = False, engine: str 
             seed=settings.seed,
             device="cpu",
         )
+    if settings.allies == LEARNER:
+        pool.ally = SharedNetwork(model, venv, settings.system)
     formats = ["csv"]
     try:
         import tensorboard  # noqa: F401

@@ -57,6 +57,9 @@ class System:
     where play decides, two experts' side A scoring within `SUITE_BAND` and at least
     `SUITE_DECISIVE` of their duels won (measured over 1,000 duels; a setup left out says
     why). Empty: the default scenario alone."""
+    max_side: int = 1
+    """The most fighters a side its observation and actions have slots for (1: a duel);
+    a brain's manifest says it."""
     duels: int = 2000
     """The default tournament's duels per pairing, seats swapped (`duelo tournament`
     without --duels): a fight of several a side costs several duels' decisions, so a

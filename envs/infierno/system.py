@@ -6,7 +6,7 @@ from duelo.envs.infierno.env import InfiernoEnv
 from duelo.envs.infierno.rules import InfiernoRuleset
 from duelo.envs.infierno.skirmish import InfiernoSkirmishRuleset
 from duelo.envs.infierno.skirmish_env import InfiernoSkirmishEnv
-from duelo.envs.infierno.skirmish_setup import load_skirmish_catalog
+from duelo.envs.infierno.skirmish_setup import MAX_SIDE, load_skirmish_catalog
 
 SYSTEMS = (
     System(
@@ -35,5 +35,6 @@ SYSTEMS = (
             {"scenario": s} for s in ("two_on_two", "three_on_three", "outnumbered", "ambush")
         ),
         duels=500,
+        max_side=MAX_SIDE,
     ),
 )
