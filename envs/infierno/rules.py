@@ -615,7 +615,7 @@ class InfiernoRuleset:
         fighter = state.fighters[seat]
         budget = state.budget
         if action == _DELAY:
-            self._delay(state, seat)
+            self._delay(state, seat, dice)
             return
         fighter.has_acted = True  # DESPREVENIDO: no longer flat-footed once acting
         budget.acted = True
@@ -705,8 +705,9 @@ class InfiernoRuleset:
         elif state.budget.exhausted:
             self._end_turn(state, dice)
 
-    def _delay(self, state: InfiernoState, seat: int) -> None:
-        """§4 step 5: act right after the opponent from now on."""
+    def _delay(self, state: InfiernoState, seat: int, dice: Dice) -> None:
+        """§4 step 5: act right after the opponent from now on (`dice`: for what comes
+        before the next turn, none in a duel)."""
         other = 1 - seat
         fighter = state.fighters[seat]
         fighter.initiative = (state.fighters[other].initiative or 0) - DELAY_EPSILON

@@ -108,6 +108,7 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
             positions=[post.pos for post in self.skirmish.posts],
             sides=self.sides,
             gone=[Gone.STAYS for _ in seats],
+            present=[not post.arrives for post in self.skirmish.posts],
             delayed=[False for _ in seats],
             order=[],
         )
@@ -118,9 +119,10 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
             ", ".join(state.fighters[s].name for s in seats if self.sides[s] == 0),
             ", ".join(state.fighters[s].name for s in seats if self.sides[s] == 1),
         )
-        aware = [seat for seat, post in enumerate(self.skirmish.posts) if post.aware]
-        if 0 < len(aware) < len(self.sides):  # §13.2: the aware act in a surprise round
-            for seat in seats:
+        there = [seat for seat in seats if state.present[seat]]  # §13.2: arrivals come later
+        aware = [seat for seat in there if self.skirmish.posts[seat].aware]
+        if 0 < len(aware) < len(there):  # §13.2: the aware act in a surprise round
+            for seat in there:
                 state.fighters[seat].aware = seat in aware
             for seat in aware:
                 self._roll_initiative(state, seat, dice)
@@ -130,7 +132,7 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
             state.say(None, "--- Surprise round ---")
             self._begin_turn(state, state.order[0])
             return state
-        for seat in seats:
+        for seat in there:
             self._roll_initiative(state, seat, dice)
         self._open_rounds(state, dice)
         return state
@@ -190,17 +192,12 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
     def _ranked(self, state: SkirmishState, seats: list[int], dice: Dice) -> list[int]:
         """§13.2: descending totals; ties by Dexterity, then the Initiative bonus, then
         a d20 each (slot order, higher first), again while tied."""
-
-        def key(seat: int) -> tuple[float, int, int]:
-            fighter = state.fighters[seat]
-            assert fighter.initiative is not None  # rolled before ranking
-            return (fighter.initiative, fighter.character.dex_mod, fighter.character.init_bonus)
-
-        ranked = sorted(seats, key=lambda s: (key(s), -s), reverse=True)
+        ranked = sorted(seats, key=lambda s: (self._key(state, s), -s), reverse=True)
         order: list[int] = []
         at = 0
         while at < len(ranked):
-            tied = [s for s in ranked[at:] if key(s) == key(ranked[at])]
+            first = self._key(state, ranked[at])
+            tied = [s for s in ranked[at:] if self._key(state, s) == first]
             order += self._tie_broken(state, sorted(tied), dice)
             at += len(tied)
         return order
@@ -223,16 +220,17 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
 
     def _open_rounds(self, state: SkirmishState, dice: Dice) -> None:
         """One list for everyone, held every round (§13.2), then round 1."""
-        state.order = self._ranked(state, list(range(len(self.sides))), dice)
+        there = [seat for seat in range(len(self.sides)) if state.present[seat]]
+        state.order = self._ranked(state, there, dice)
         for fighter in state.fighters:
             fighter.aware = True
         state.say(None, "Order: {}", ", ".join(state.fighters[s].name for s in state.order))
         state.round = 0
-        self._start_round(state)
+        self._start_round(state, dice)
 
     # --- rounds and turns -------------------------------------------------------
 
-    def _start_round(self, state: InfiernoState) -> None:
+    def _start_round(self, state: InfiernoState, dice: Dice | None = None) -> None:
         if not state.start_round(self.round_cap):
             return
         state.phase = Phase.ROUND
@@ -240,7 +238,8 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
         assert isinstance(state, SkirmishState)
         state.delayed = [False] * len(state.fighters)
         state.say(None, "--- Round {} ---", state.round)
-        self._next_turn(state, None)
+        self._arrive(state, -1, dice)
+        self._next_turn(state, dice)
 
     def _next_turn(self, state: InfiernoState, dice: Dice | None) -> None:
         """§13.7: the next fighter in the list who is still in the fight takes its turn;
@@ -248,6 +247,7 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
         assert isinstance(state, SkirmishState)
         state.turn_index += 1
         while state.turn_index < len(state.order):
+            self._arrive(state, state.order[state.turn_index], dice)
             seat = state.order[state.turn_index]
             if state.active(seat):
                 self._begin_turn(state, seat)
@@ -274,9 +274,50 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
         if state.options.stun_duration == "end_of_round":
             for fighter in state.fighters:
                 fighter.stunned = False
-        self._start_round(state)
+        self._start_round(state, dice)
 
-    def _delay(self, state: InfiernoState, seat: int) -> None:
+    def _arrive(self, state: SkirmishState, before: int, dice: Dice | None) -> None:
+        """§13.2 arrivals: each fighter due this round before `before`'s turn (-1: at the
+        top of the round) comes in, flat-footed, rolls initiative and takes its place in
+        the list by its total and the tie-break keys. A place after the fighter about to
+        act plays this round; a place before it has passed, and it first acts next round.
+        ASSUMPTION: at the top of a round no place has passed yet."""
+        for seat, post in enumerate(self.skirmish.posts):
+            due = post.arrives == state.round and post.arrives_before == before
+            if state.present[seat] or not due or state.phase != Phase.ROUND:
+                continue
+            assert dice is not None  # an arrival comes between turns, which have dice
+            state.present[seat] = True
+            fighter = state.fighters[seat]
+            state.say(seat, "{} arrives on square {}", fighter.name, state.positions[seat])
+            self._roll_initiative(state, seat, dice)
+            place = self._place(state, seat, dice)
+            state.order.insert(place, seat)
+            if place <= state.turn_index:  # ahead of the fighter about to act: passed
+                state.turn_index += 1
+            state.say(None, "Order: {}", ", ".join(state.fighters[s].name for s in state.order))
+
+    def _place(self, state: SkirmishState, seat: int, dice: Dice) -> int:
+        """Where a newcomer stands in the list: before the first fighter it outranks by
+        total, Dexterity and Initiative bonus (§13.2), a fighter tied on all three rolled
+        off as at the start (a d20 each, the newcomer's first, higher first)."""
+        mine = self._key(state, seat)
+        for place, other in enumerate(state.order):
+            theirs = self._key(state, other)
+            if mine > theirs or (
+                mine == theirs and self._tie_broken(state, [seat, other], dice)[0] == seat
+            ):
+                return place
+        return len(state.order)
+
+    @staticmethod
+    def _key(state: SkirmishState, seat: int) -> tuple[float, int, int]:
+        """§13.2's order: the initiative total, then Dexterity, then the Initiative bonus."""
+        fighter = state.fighters[seat]
+        assert fighter.initiative is not None  # rolled before ranking
+        return (fighter.initiative, fighter.character.dex_mod, fighter.character.init_bonus)
+
+    def _delay(self, state: InfiernoState, seat: int, dice: Dice) -> None:
         """§13.2: act right after the chosen fighter, who has not acted this round, from
         now on; the next fighter in the list takes its turn now. Once a round."""
         assert isinstance(state, SkirmishState)
@@ -291,7 +332,7 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
             state.fighters[after].name,
         )
         state.turn_index -= 1  # the list moved up under the delayer
-        self._next_turn(state, None)
+        self._next_turn(state, dice)
 
     def _chosen_target(self, state: InfiernoState, seat: int) -> int:
         assert isinstance(state, SkirmishState)
@@ -317,8 +358,12 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
     def _check_out(self, state: InfiernoState) -> bool:
         """§13.8: a side is out when all its fighters are; both at once is a draw."""
         assert isinstance(state, SkirmishState)
-        out = [
-            all(not state.active(s) for s, side in enumerate(state.sides) if side == each)
+        out = [  # §13.8: fighters not yet arrived do not count
+            all(
+                not state.active(s)
+                for s, side in enumerate(state.sides)
+                if side == each and state.present[s]
+            )
             for each in (0, 1)
         ]
         if not (out[0] or out[1]):

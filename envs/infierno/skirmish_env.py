@@ -148,8 +148,9 @@ class InfiernoSkirmishEnv(DuelEnv):
     ## Starting State
 
     By scenario (`configs/infierno/skirmishes.yaml`): `two_on_two`, `three_on_three`,
-    `outnumbered` (three against four) and `ambush` (one against two, with a surprise
-    round for side A).
+    `outnumbered` (three against four), `ambush` (one against two, with a surprise
+    round for side A) and `reinforcements` (two against two, a third for side B riding
+    in at round 2). A fighter yet to arrive holds its slot with `present` 0.
 
     ## Episode End
 
@@ -173,15 +174,15 @@ class InfiernoSkirmishEnv(DuelEnv):
     attacker (§13.1); initiative among many with the seed's Dexterity tie-break, then
     the Initiative bonus and a roll-off in slot order (§13.2); the surprise round of
     the aware, one standard or move action each, the unaware rolling after it
-    (§13.2); delaying after any fighter yet to act (§13.2); a target for every attack,
+    (§13.2); arrivals mid-fight, rolling on arrival and taking their place in the list,
+    this round if it comes after the fighter about to act, else the next (§13.2);
+    delaying after any fighter yet to act (§13.2); a target for every attack,
     feint and advance, never an ally (§13.3); flanking, +2 beside an active, unstunned
     ally (§13.4); the shot into a melee, aimed at -4 or unaimed with a participant die
     and a normal stray hit on an ally (§13.5); individual surrender and the end when a
     side is out, both at once a draw (§13.8).
 
     Left out, and why:
-    - Arrivals mid-fight (§13.2): they need a scenario event schedule; no shipped
-      scenario has one yet.
     - The staredown and the both-miss decision (§13.1): the seed describes them for
       two gunfighters only.
     - The options `melee_participants`, `stray_needs_exceed`, `stray_hits_can_crit`,

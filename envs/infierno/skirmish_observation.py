@@ -93,7 +93,7 @@ def observe_skirmish(state: SkirmishState, seat: int, round_cap: int) -> np.ndar
     places = {s: i for i, s in enumerate(state.order)}
     over = state.result is not None
     for row, other in enumerate(rows):
-        if other is None:
+        if other is None or not state.present[other]:  # an empty slot, or not yet arrived
             continue
         fighter = state.fighters[other]
         parts["present"][row] = 1

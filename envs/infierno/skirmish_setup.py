@@ -31,14 +31,26 @@ class Post:
     """It knows the enemy is there: if some fighters are not, the aware get a surprise
     round (seed SORPRESA, §13.2)."""
     cover_nearby: bool = False
+    arrives: int = 0
+    """The round it comes into the fight (seed: «Si un personaje aparece en escena en
+    mitad de la acción...», §13.2); 0: there from the start."""
+    arrives_before: int = -1
+    """The seat (side A's fighters first) before whose turn in that round it appears,
+    one there from the start; -1: at the top of the round, before anyone's turn."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.pos <= MAX_SQUARE:
             raise ValueError(f"pos {self.pos} must lie in 0..{MAX_SQUARE}")
+        if not 0 <= self.arrives <= MAX_ROUND:
+            raise ValueError(f"arrives {self.arrives} must lie in 0..{MAX_ROUND}")
+        if self.arrives_before != -1 and not self.arrives:
+            raise ValueError("arrives_before needs arrives: the round it comes in")
 
 
 MAX_SQUARE = 999
 """The farthest square a fighter may stand on (the arena option bounds the line)."""
+MAX_ROUND = 99
+"""The latest round an arrival may be set for (the round cap ends most fights sooner)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,16 @@ class SkirmishScenario:
         for name, side in (("side_a", self.side_a), ("side_b", self.side_b)):
             if not 1 <= len(side) <= MAX_SIDE:
                 raise ValueError(f"{name} has {len(side)} fighters; 1..{MAX_SIDE} a side")
+            if all(post.arrives for post in side):
+                raise ValueError(f"{name}: at least one fighter is there from the start")
+        posts = self.posts
+        for seat, post in enumerate(posts):
+            before = post.arrives_before
+            if before != -1 and not (0 <= before < len(posts) and not posts[before].arrives):
+                raise ValueError(
+                    f"fighter {seat}: arrives_before {before} must be the seat of a fighter "
+                    f"there from the start, 0..{len(posts) - 1} (side A's first)"
+                )
 
     @property
     def posts(self) -> tuple[Post, ...]:

@@ -115,6 +115,9 @@ class SkirmishState(InfiernoState):
     """Each fighter's square (§13.1)."""
     sides: tuple[int, ...] = ()
     gone: list[Gone] = field(default_factory=list)
+    present: list[bool] = field(default_factory=list)
+    """Who has come into the fight: a fighter arriving mid-fight holds its slot, absent,
+    until its round (§13.2)."""
     delayed: list[bool] = field(default_factory=list)
     """Who has delayed this round: once a round each (§13.2 ASSUMPTION, as the duel's
     §4 step 5), or two fighters could delay after each other for ever."""
@@ -122,8 +125,8 @@ class SkirmishState(InfiernoState):
     """The target seat and the aimed flag of the action being resolved."""
 
     def active(self, seat: int) -> bool:
-        """In the fight: not out (§9), not surrendered, not fled (§13.8)."""
-        return not self.fighters[seat].out and self.gone[seat] == Gone.STAYS
+        """In the fight: arrived (§13.2), not out (§9), not surrendered, not fled (§13.8)."""
+        return self.present[seat] and not self.fighters[seat].out and self.gone[seat] == Gone.STAYS
 
     def between(self, one: int, other: int) -> int:
         """§13.1: range(i, j) = max(1, |pos_i - pos_j|)."""

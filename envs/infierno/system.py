@@ -32,7 +32,8 @@ SYSTEMS = (
         npcs="duelo.envs.infierno.skirmish_npcs:NPCS",
         scenario_ids=lambda: load_skirmish_catalog().skirmishes,
         suite=tuple(
-            {"scenario": s} for s in ("two_on_two", "three_on_three", "outnumbered", "ambush")
+            {"scenario": s}
+            for s in ("two_on_two", "three_on_three", "outnumbered", "ambush", "reinforcements")
         ),
         duels=500,
         max_side=MAX_SIDE,

@@ -228,3 +228,86 @@ def test_the_surprise_round_goes_to_the_aware_alone() -> None:
 @pytest.mark.parametrize("scenario", sorted(CATALOG.skirmishes))
 def test_the_conformance_checks_pass(scenario: str) -> None:
     assert check_ruleset(lambda: InfiernoSkirmishRuleset(scenario), seeds=range(6)) > 0
+
+
+def reinforced(arrives: int, before: int = -1) -> SkirmishScenario:
+    """A gunfighter against a gunfighter, an outlaw coming in for side B (seat 2)."""
+    return SkirmishScenario(
+        id="test",
+        description="reinforcements",
+        side_a=(Post("gunfighter", 15),),
+        side_b=(
+            Post("gunfighter", 25),
+            Post("outlaw", 30, arrives=arrives, arrives_before=before),
+        ),
+    )
+
+
+def test_a_fighter_arriving_holds_its_slot_absent_until_its_round() -> None:
+    """§13.2: the slot is reserved and observed as absent; at the top of its round the
+    newcomer rolls (outlaw d20 4 + 3 = 7, behind both) and acts that round."""
+    duel = scripted(reinforced(arrives=2), [19, 5])  # A0 22, B0 8: only those two roll
+    seen = duel.observation(0)
+    assert list(seen["present"][4:6]) == [1, 0] and not seen["hp"][5]
+    assert not duel.mask()[A.ADVANCE_E1] and duel.state.order == [0, 1]
+    duel.act(A.END_TURN)
+    duel.act(A.END_TURN, 4)  # round 2 opens: the outlaw arrives and rolls 4
+    assert duel.state.round == 2 and duel.state.order == [0, 1, 2] and duel.seat == 0
+    assert duel.observation(0)["present"][5] == 1 and duel.mask()[A.ADVANCE_E1]
+    duel.act(A.END_TURN)
+    duel.act(A.END_TURN)
+    assert duel.seat == 2 and not duel.state.fighters[2].has_acted  # flat-footed till now
+
+
+def test_an_arrival_placed_ahead_of_the_fighter_about_to_act_waits_a_round() -> None:
+    """§13.2: the outlaw comes in before B0's turn with 20 + 3 = 23, ahead of everyone:
+    its place this round has passed, so B0 acts now and the outlaw opens round 2."""
+    duel = scripted(reinforced(arrives=1, before=1), [19, 5])
+    duel.act(A.END_TURN, 20)  # before B0's turn the outlaw arrives and rolls 20
+    assert duel.state.order == [2, 0, 1] and duel.seat == 1
+    duel.act(A.END_TURN)
+    assert duel.state.round == 2 and duel.seat == 2
+
+
+def test_an_arrival_placed_behind_the_fighter_about_to_act_plays_this_round() -> None:
+    duel = scripted(reinforced(arrives=1, before=1), [19, 5])
+    duel.act(A.END_TURN, 1)  # the outlaw rolls 1: 4, behind B0's 8
+    assert duel.state.order == [0, 1, 2] and duel.seat == 1
+    duel.act(A.END_TURN)
+    assert duel.state.round == 1 and duel.seat == 2
+
+
+def test_an_arrival_tied_on_every_key_rolls_off_the_fighter_it_meets() -> None:
+    """The outlaw's 5 + 3 = 8 ties B0 on total, Dexterity (+2) and Initiative (+3): a
+    d20 each, the newcomer's first; 3 against 11 puts it behind B0."""
+    duel = scripted(reinforced(arrives=1, before=1), [19, 5])
+    duel.act(A.END_TURN, 5, 3, 11)
+    assert duel.state.order == [0, 1, 2] and duel.seat == 1
+
+
+def test_a_side_is_out_without_the_fighters_yet_to_arrive() -> None:
+    """§13.8: fighters not yet arrived do not count: B0's surrender ends the fight."""
+    duel = scripted(reinforced(arrives=3), [19, 5])
+    duel.act(A.END_TURN)
+    duel.act(A.SURRENDER)
+    assert duel.state.result is not None and duel.state.result.winner == 0
+
+
+@pytest.mark.parametrize(
+    ("side_b", "error"),
+    [
+        ([{"arrives": 1}], "there from the start"),
+        ([{}, {"arrives": 1, "arrives_before": 2}], "arrives_before 2"),
+        ([{}, {"arrives": 1}, {"arrives": 2, "arrives_before": 2}], "arrives_before 2"),
+        ([{}, {"arrives": 1, "arrives_before": 9}], "arrives_before 9"),
+        ([{}, {"arrives_before": 0}], "needs arrives"),
+    ],
+)
+def test_a_bad_arrival_is_a_clear_error(side_b: list[dict[str, int]], error: str) -> None:
+    with pytest.raises(ValueError, match=error):
+        SkirmishScenario(
+            id="test",
+            description="",
+            side_a=(Post("gunfighter", 15),),
+            side_b=tuple(Post("outlaw", 25, **post) for post in side_b),
+        )
