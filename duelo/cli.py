@@ -177,12 +177,24 @@ def _add_table_commands(commands: Any) -> list[Parser]:
     table.add_argument("--vs", default="expert", help="the NPC's policy (default: expert)")
     table.add_argument("--side", choices=("A", "B"), default="A", help="the side you play")
     table.add_argument(
+        "--fighter",
+        type=bounded_int(0, 63),
+        default=0,
+        help="which fighter of your side you play, in slot order (a skirmish; the NPC plays "
+        "the rest of your side)",
+    )
+    table.add_argument(
         "--seed",
         type=bounded_int(0, 2**63 - 1),
         help="the duel's seed (default: the first from 0 where you get a move)",
     )
     table.add_argument("--scenario", help="the system's scenario (default: its first)")
-    table.add_argument("--fighters", nargs=2, metavar=("A", "B"), help="character ids")
+    table.add_argument(
+        "--fighters",
+        nargs="+",
+        metavar="ID",
+        help="character ids, side A's first (a skirmish: one a fighter)",
+    )
     return [duel, table]
 
 
@@ -353,7 +365,15 @@ def _duel(args: argparse.Namespace) -> None:
 
 def _play(args: argparse.Namespace) -> None:
     variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
-    seat = "AB".index(args.side)
+    sides = system(args.system).ruleset(**variant).sides
+    side = "AB".index(args.side)
+    seats = [seat for seat, each in enumerate(sides) if each == side]
+    if args.fighter >= len(seats):
+        raise ValueError(
+            f"--fighter {args.fighter}: side {args.side} has {len(seats)} fighter(s) here, "
+            f"0..{len(seats) - 1}"
+        )
+    seat = seats[args.fighter]
     try:
         play(args.system, args.vs, args.seed, seat, variant, sys.stdin, sys.stdout)
     except LeftTheTable:

@@ -147,3 +147,19 @@ def test_an_npc_that_raises_forfeits_as_in_a_tournament() -> None:
     assert outcome.winner == 0
     assert "side B forfeits: its policy raised" in outcome.reason
     assert "Result: you win" in out.getvalue()
+
+
+def test_a_person_takes_one_fighter_of_a_skirmish_side(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """--side and --fighter seat the person at that fighter of that side (side B's second
+    in three_on_three: the guard), the NPC playing its allies and every enemy; a fighter
+    the side lacks is refused by name."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    argv = ["play", "infierno_skirmish", "--scenario", "three_on_three", "--seed", "3"]
+    assert main([*argv, "--side", "B", "--fighter", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "You play the guard (side B) beside the outlaw, Brawler (played by expert)" in text
+    assert "Result: " in text
+    assert main([*argv, "--side", "A", "--fighter", "3"]) == 2
+    assert "--fighter 3: side A has 3 fighter(s) here, 0..2" in capsys.readouterr().err
