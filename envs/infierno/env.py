@@ -161,8 +161,8 @@ class InfiernoEnv(DuelEnv):
     - Death at -10 (§9): a statistic only; "down" already ends the duel.
     - Non-proficiency and minimum Strength penalties, GM circumstantial
       modifiers and "something unexpected" sneak attacks (§10.4): GM fiat, off.
-    - Mid-fight arrivals and group initiative (§4): duels have two fighters (group
-      initiative is played in `duelo/InfiernoSkirmish-v0`).
+    - Mid-fight arrivals and group initiative (§4): duels have two fighters (both
+      are played in `duelo/InfiernoSkirmish-v0`).
 
     ## Version History
 

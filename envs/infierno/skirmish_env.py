@@ -190,6 +190,8 @@ class InfiernoSkirmishEnv(DuelEnv):
       defaults are played; the alternative readings are not yet options.
     - The concealment miss chance applies to a stray hit as to any hit (§8.5; the
       digest's dice order is for clear light).
+    - §13.9's range band one-hot per fighter: the range is observed, and the band
+      follows from it and the weapon in hand (`main_hand.range_increment`).
 
     ## Version History
 
