@@ -328,8 +328,9 @@ def resolve_attack(state: InfiernoState, attack: Attack, dice: Dice) -> None:
         state.say(seat, line + " -> natural 1, miss")
         _natural_one(state, attack, dice)
         return
-    if not hits(roll, bonus, defense):
-        state.say(seat, line + " -> miss")
+    strict = state.exceed_needed(attack) and roll != 20  # §13.5 option stray_needs_exceed
+    if not hits(roll, bonus, defense + strict):
+        state.say(seat, line + (" -> a tie does not pass it: miss" if strict else " -> miss"))
         return
     stray, into = state.stray_victim(attack, dice)
     line += into

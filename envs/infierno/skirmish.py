@@ -21,10 +21,11 @@ from duelo.envs.core.dice import Dice
 from duelo.envs.core.state import Outcome
 from duelo.envs.infierno import combat
 from duelo.envs.infierno.rules import RUN_MULTIPLIER, InfiernoRuleset
-from duelo.envs.infierno.setup import Category, Character, Feat, InfiernoOptions
+from duelo.envs.infierno.setup import Category, Character, Feat
 from duelo.envs.infierno.skirmish_observation import SKIRMISH_SPEC, observe_skirmish
 from duelo.envs.infierno.skirmish_setup import (
     SkirmishCatalog,
+    SkirmishOptions,
     SkirmishScenario,
     load_skirmish_catalog,
 )
@@ -55,7 +56,8 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
             `SkirmishScenario`.
         fighters: a character id or `Character` for every fighter, side A's first; None
             takes the scenario's.
-        options: `InfiernoOptions` or a dict of its fields (GM rulings).
+        options: `SkirmishOptions` or a dict of its fields (GM rulings: the duel's and
+            §13's).
         catalog: weapons, characters and skirmishes; None loads the packaged ones.
     """
 
@@ -69,7 +71,7 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
         self,
         scenario: str | SkirmishScenario = "two_on_two",
         fighters: tuple[str | Character, ...] | None = None,
-        options: InfiernoOptions | dict[str, Any] | None = None,
+        options: SkirmishOptions | dict[str, Any] | None = None,
         catalog: SkirmishCatalog | None = None,
     ) -> None:
         catalog = catalog or load_skirmish_catalog()
@@ -84,7 +86,7 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
             entry_of(name, Character, catalog.character, f"fighters[{i}]")
             for i, name in enumerate(names)
         )
-        self.options = options_of(InfiernoOptions, options, "infierno options")
+        self.options = options_of(SkirmishOptions, options, "infierno skirmish options")
         for seat, post in enumerate(self.skirmish.posts):
             if post.pos > self.options.arena:
                 raise ConfigError(
@@ -493,7 +495,7 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
                 continue
             distance = state.between(seat, enemy)
             adjacent = state.adjacent(seat, enemy)
-            melee = len(state.participants(seat, enemy)) > 1  # §13.5: allies in it
+            melee = state.in_melee(seat, enemy)  # §13.5: allies in it
             main_strikes = main is not None and self._strikes(state, main, distance)
             two = (
                 main_strikes

@@ -6,9 +6,9 @@ from typing import Any
 
 from duelo.envs.core.duel_env import DuelEnv
 from duelo.envs.core.policy import Policy
-from duelo.envs.infierno.setup import Character, InfiernoOptions
+from duelo.envs.infierno.setup import Character
 from duelo.envs.infierno.skirmish import InfiernoSkirmishRuleset
-from duelo.envs.infierno.skirmish_setup import SkirmishScenario
+from duelo.envs.infierno.skirmish_setup import SkirmishOptions, SkirmishScenario
 
 
 class InfiernoSkirmishEnv(DuelEnv):
@@ -161,7 +161,9 @@ class InfiernoSkirmishEnv(DuelEnv):
 
     - `opponent`, `ally`: the policies of the enemies and of the learner's allies.
     - `scenario`: a skirmish id or a `SkirmishScenario`; `fighters`: a character id
-      for every fighter, side A's first; `options`: `InfiernoOptions` fields.
+      for every fighter, side A's first; `options`: `SkirmishOptions` fields (the
+      duel's rulings and §13's: `flank_counts_stunned`, `melee_participants`,
+      `stray_needs_exceed`).
     - `learner_seat`, `illegal_action`, `illegal_penalty`, `flat_observation`,
       `render_mode` (`"ansi"`): see `DuelEnv`.
 
@@ -185,9 +187,10 @@ class InfiernoSkirmishEnv(DuelEnv):
     Left out, and why:
     - The staredown and the both-miss decision (§13.1): the seed describes them for
       two gunfighters only.
-    - The options `melee_participants`, `stray_needs_exceed`, `stray_hits_can_crit`,
-      `flank_counts_stunned` and `reward_mode` (§13.4, §13.5, §13.8): the digest's
-      defaults are played; the alternative readings are not yet options.
+    - The options `stray_hits_can_crit` and `reward_mode` (§13.5, §13.8): the digest's
+      defaults are played (a stray hit is never critical; the team reward). A critical
+      on an ally needs its own confirmation against the ally, and an individual reward
+      needs a reward a fighter where the core scores sides.
     - The concealment miss chance applies to a stray hit as to any hit (§8.5; the
       digest's dice order is for clear light).
     - §13.9's range band one-hot per fighter: the range is observed, and the band
@@ -203,7 +206,7 @@ class InfiernoSkirmishEnv(DuelEnv):
         opponent: Policy,
         scenario: str | SkirmishScenario = "two_on_two",
         fighters: tuple[str | Character, ...] | None = None,
-        options: InfiernoOptions | dict[str, Any] | None = None,
+        options: SkirmishOptions | dict[str, Any] | None = None,
         **env_options: Any,
     ) -> None:
         ruleset = InfiernoSkirmishRuleset(scenario, fighters, options)

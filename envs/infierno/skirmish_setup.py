@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from duelo.envs.core.config import (
     known,
@@ -12,7 +13,7 @@ from duelo.envs.core.config import (
     packaged_config,
     require_fighters,
 )
-from duelo.envs.infierno.setup import Character, Weapon, load_catalog
+from duelo.envs.infierno.setup import Character, InfiernoOptions, Weapon, load_catalog
 
 MAX_SIDE = 4
 """The most fighters a side (the observation's and the action space's slots, §13.1)."""
@@ -51,6 +52,22 @@ MAX_SQUARE = 999
 """The farthest square a fighter may stand on (the arena option bounds the line)."""
 MAX_ROUND = 99
 """The latest round an arrival may be set for (the round cap ends most fights sooner)."""
+
+
+@dataclass(frozen=True)
+class SkirmishOptions(InfiernoOptions):
+    """The duel's GM rulings and those of fights of several a side (digest §13), each
+    default the digest's ASSUMPTION."""
+
+    flank_counts_stunned: bool = False
+    """§13.4: a stunned ally still gives the flanking bonus (off: it takes no actions and
+    supports nobody)."""
+    melee_participants: Literal["allies", "all_adjacent"] = "allies"
+    """§13.5: who a shot into a melee may hit: the target and the shooter's allies beside
+    it, or also the target's allies beside it and the shooter's allies beside those."""
+    stray_needs_exceed: bool = False
+    """§13.5 «si superas la Defensa»: an unaimed shot into a melee must pass the target's
+    Defense (a tie misses), where every other attack hits on a tie (off: a tie hits)."""
 
 
 @dataclass(frozen=True)

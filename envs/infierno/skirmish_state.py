@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from duelo.envs.core.dice import Dice
-from duelo.envs.infierno.skirmish_setup import MAX_SIDE
+from duelo.envs.infierno.skirmish_setup import MAX_SIDE, SkirmishOptions
 from duelo.envs.infierno.state import Action, Attack, AttackMode, InfiernoState
 
 UNTARGETED = (
@@ -147,24 +147,59 @@ class SkirmishState(InfiernoState):
     def range_of(self, attack: Attack) -> int:
         return self.between(attack.attacker, self.target_of(attack))
 
+    @property
+    def rulings(self) -> SkirmishOptions:
+        """The options, with the skirmish's own (`options` is typed as the duel's)."""
+        assert isinstance(self.options, SkirmishOptions)  # a skirmish ruleset sets them
+        return self.options
+
     def flanked(self, attacker: int, target: int) -> bool:
         """§13.4: the attacker is adjacent to the target, and so is another ally of its
-        that fights (active and not stunned, ASSUMPTION `flank_counts_stunned` off)."""
+        that fights (active, and not stunned unless `flank_counts_stunned`)."""
         if not self.adjacent(attacker, target):
             return False
+        stunned_count = self.rulings.flank_counts_stunned
         return any(
-            self.active(ally) and not self.fighters[ally].stunned and self.adjacent(ally, target)
+            self.active(ally)
+            and (stunned_count or not self.fighters[ally].stunned)
+            and self.adjacent(ally, target)
             for ally in self.allies(attacker)
         )
 
+    def in_melee(self, shooter: int, target: int) -> bool:
+        """§13.5: the target is adjacent to an active ally of the shooter (the shooter
+        itself never counts): a shot at it is a shot into a melee."""
+        return any(
+            self.active(ally) and self.adjacent(ally, target) for ally in self.allies(shooter)
+        )
+
     def participants(self, shooter: int, target: int) -> list[int]:
-        """§13.5 "los implicados": the target, then each active ally of the shooter
-        adjacent to it, in slot order (never the shooter)."""
-        return [target] + [
-            ally
-            for ally in self.allies(shooter)
-            if self.active(ally) and self.adjacent(ally, target)
-        ]
+        """§13.5 "los implicados" of a shot into a melee: the target, then each active
+        ally of the shooter adjacent to it, in slot order (never the shooter); with
+        `melee_participants` "all_adjacent" also the target's active allies adjacent to
+        it and the shooter's allies adjacent to those. The target alone where the shot
+        is not into a melee."""
+        if not self.in_melee(shooter, target):
+            return [target]
+        mine = [a for a in self.allies(shooter) if self.active(a)]
+        beside = [a for a in mine if self.adjacent(a, target)]
+        if self.rulings.melee_participants == "all_adjacent":
+            theirs = [e for e in self.allies(target) if self.active(e) and self.adjacent(e, target)]
+            beside += [
+                a for a in mine if a not in beside and any(self.adjacent(a, e) for e in theirs)
+            ]
+            beside += theirs
+        return [target, *sorted(beside)]
+
+    def exceed_needed(self, attack: Attack) -> bool:
+        """§13.5 option `stray_needs_exceed`: an unaimed shot into a melee must pass the
+        target's Defense."""
+        return (
+            self.rulings.stray_needs_exceed
+            and not attack.aimed
+            and attack.mode != AttackMode.MELEE
+            and self.in_melee(attack.attacker, self.target_of(attack))
+        )
 
     def teamwork(self, attack: Attack) -> tuple[int, str]:
         bonus, notes = 0, []

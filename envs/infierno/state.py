@@ -271,6 +271,11 @@ class InfiernoState(DuelState):
         (a skirmish's flanking and aimed shots into a melee, digest §13.4, §13.5)."""
         return 0, ""
 
+    def exceed_needed(self, attack: Attack) -> bool:
+        """Whether the attack must pass the Defense, not only reach it, to hit: never in a
+        duel (a skirmish's strict reading of the shot into a melee, digest §13.5)."""
+        return False
+
     def stray_victim(self, attack: Attack, dice: Dice) -> tuple[int | None, str]:
         """On a hit, the seat a shot into a melee hits instead of its target (the
         participant die, digest §13.5), or None, and a note for the narration: never in

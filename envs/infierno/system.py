@@ -6,7 +6,7 @@ from duelo.envs.infierno.env import InfiernoEnv
 from duelo.envs.infierno.rules import InfiernoRuleset
 from duelo.envs.infierno.skirmish import InfiernoSkirmishRuleset
 from duelo.envs.infierno.skirmish_env import InfiernoSkirmishEnv
-from duelo.envs.infierno.skirmish_setup import MAX_SIDE, load_skirmish_catalog
+from duelo.envs.infierno.skirmish_setup import MAX_SIDE, SkirmishOptions, load_skirmish_catalog
 
 SYSTEMS = (
     System(
@@ -28,7 +28,7 @@ SYSTEMS = (
         name="InfiernoSkirmish",
         ruleset=InfiernoSkirmishRuleset,
         env=InfiernoSkirmishEnv,
-        options=setup.InfiernoOptions,
+        options=SkirmishOptions,
         npcs="duelo.envs.infierno.skirmish_npcs:NPCS",
         scenario_ids=lambda: load_skirmish_catalog().skirmishes,
         suite=tuple(

@@ -55,11 +55,11 @@ def test_a_tie_on_every_key_is_rolled_off_in_slot_order_higher_first() -> None:
     assert duel.state.order == [1, 0, 2]
 
 
-def flank_setup(ally_square: int) -> ScriptedDuel:
+def flank_setup(ally_square: int, **options: Any) -> ScriptedDuel:
     """S13-2: the outlaw at 11 (acts first, then ends his turn), gunfighter A0 at 10
     draws his knife; A1 stands at `ally_square`."""
     scenario = skirmish([("gunfighter", 10), ("gunfighter", ally_square)], [("outlaw", 11)])
-    duel = scripted(scenario, [10, 5, 19])  # A0 13, A1 8, the outlaw 22
+    duel = scripted(scenario, [10, 5, 19], **options)  # A0 13, A1 8, the outlaw 22
     assert duel.state.order == [2, 0, 1]
     duel.act(A.END_TURN)  # the outlaw has acted: no longer flat-footed
     duel.act(A.DRAW_SECONDARY)  # A0 draws the knife
@@ -89,13 +89,22 @@ def test_a_stunned_ally_flanks_nobody() -> None:
     assert duel.field(0, "flank", "enemy0") == 0
 
 
+def test_with_flank_counts_stunned_a_stunned_ally_still_flanks() -> None:
+    """§13.4 option `flank_counts_stunned`: S13-2's tie hits beside a stunned ally."""
+    duel = flank_setup(ally_square=12, flank_counts_stunned=True)
+    duel.state.fighters[1].stunned = True
+    assert duel.field(0, "flank", "enemy0") == 1
+    duel.act(A.ATTACK_MAIN_E0, 7, 3)
+    assert duel.state.fighters[2].hp == 8
+
+
 def test_s13_2_flanking_odds() -> None:
     """P(hit) with the flank = (1 + 13)/20 = 7/10; without it 12/20 = 3/5."""
     assert hit_chance(5 + 2, 14) == Fraction(7, 10)
     assert hit_chance(5, 14) == Fraction(3, 5)
 
 
-def melee_setup() -> ScriptedDuel:
+def melee_setup(**options: Any) -> ScriptedDuel:
     """S13-3: the shooter S at 4 with his revolver in hand; the outlaw at 11 between
     S's allies A1 at 10 and A2 at 12. The outlaw acts first and ends his turn (he is no
     longer flat-footed: Defense 14), then S."""
@@ -109,7 +118,7 @@ def melee_setup() -> ScriptedDuel:
         ),
         side_b=(Post("outlaw", 11),),
     )
-    duel = scripted(scenario, [10, 5, 4, 19])  # S 13, A1 8, A2 7, the outlaw 22
+    duel = scripted(scenario, [10, 5, 4, 19], **options)  # S 13, A1 8, A2 7, the outlaw 22
     duel.act(A.END_TURN)
     assert duel.seat == 0
     return duel
@@ -140,6 +149,49 @@ def test_an_aimed_shot_takes_minus_four_and_hits_only_the_target() -> None:
     duel.act(A.ATTACK_MAIN_AIMED_E0, 13, 3, 5)  # 14 hits; no participant die
     assert duel.state.fighters[3].hp == 4
     assert "aimed into the melee -4" in duel.log()
+
+
+def test_with_stray_needs_exceed_an_unaimed_tie_into_the_melee_misses() -> None:
+    """§13.5 option `stray_needs_exceed`: d20 9 + 5 = 14 only reaches the outlaw's
+    Defense 14, so the unaimed shot misses (no participant die); by default the same
+    tie hits and rolls the d3; an aimed shot still hits on a tie (13 + 5 - 4 = 14)."""
+    duel = melee_setup(stray_needs_exceed=True)
+    duel.act(A.ATTACK_MAIN_E0, 9)
+    assert "a tie does not pass it: miss" in duel.log()
+    assert [f.hp for f in duel.state.fighters] == [12, 12, 12, 12]
+    duel = melee_setup()
+    duel.act(A.ATTACK_MAIN_E0, 9, 1, 3, 5)  # the default: a hit, d3 1 is the outlaw
+    assert duel.state.fighters[3].hp == 4
+    duel = melee_setup(stray_needs_exceed=True)
+    duel.act(A.ATTACK_MAIN_AIMED_E0, 13, 3, 5)
+    assert duel.state.fighters[3].hp == 4
+
+
+def test_all_adjacent_participants_take_in_the_targets_allies_beside_it() -> None:
+    """§13.5 option `melee_participants` "all_adjacent": a second outlaw beside the
+    first joins the melee's participants (the target, A1, A2, then the other outlaw,
+    N = 4); by default it does not (N = 3). d4 4 sends S's hit into the other outlaw."""
+    scenario = SkirmishScenario(
+        id="test",
+        description="S13-3 with a second outlaw",
+        side_a=(
+            Post("gunfighter", 4, drawn=True),
+            Post("gunfighter", 10),
+            Post("gunfighter", 12),
+        ),
+        side_b=(Post("outlaw", 11), Post("outlaw", 11)),
+    )
+    default = scripted(scenario, [10, 5, 4, 19, 18])  # S 13, A1 8, A2 7, outlaws 22, 21
+    assert default.field(3, "melee", "enemy0") == 1  # the outlaw shooting: no ally of his
+    default.act(A.END_TURN)
+    default.act(A.END_TURN)
+    assert default.seat == 0 and default.field(0, "melee", "enemy0") == 3
+    wide = scripted(scenario, [10, 5, 4, 19, 18], melee_participants="all_adjacent")
+    wide.act(A.END_TURN)
+    wide.act(A.END_TURN)
+    assert wide.state.participants(0, 3) == [3, 1, 2, 4]
+    wide.act(A.ATTACK_MAIN_E0, 12, 4, 3, 5)  # 17 hits; d4 4: the other outlaw, 8 damage
+    assert (wide.state.fighters[3].hp, wide.state.fighters[4].hp) == (12, 4)
 
 
 def test_the_aimed_shot_is_offered_only_into_a_melee() -> None:
