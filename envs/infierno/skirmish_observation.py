@@ -60,7 +60,9 @@ SKIRMISH_SPEC = ObservationSpec(
         _per_row("range", "range from the observer in squares (0 for itself)", 0, 999),
         _per_row("adjacent", "1 if within one square of the observer", 0, 1),
         _per_row("flank", "1 if the observer's attack on this enemy would flank (+2)", 0, 1),
-        _per_row("melee", "fighters a shot at it could hit (1: no ally beside it)", 0, MAX_SIDE),
+        _per_row(  # all_adjacent participants: the target, 3 allies and its own 3
+            "melee", "fighters a shot at it could hit (1: no ally beside it)", 0, 2 * MAX_SIDE - 1
+        ),
         _grid("flags", "flat-footed, stunned, prone, cover, feats", 0, 1, FLAGS),
         _grid("stats", "the stat block (as the duel's `stats`)", -50, 99, STATS),
         _grid("main_hand", "main-hand weapon (as the duel's)", -99, 999, WEAPON_FEATURES),

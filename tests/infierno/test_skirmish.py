@@ -363,3 +363,20 @@ def test_a_bad_arrival_is_a_clear_error(side_b: list[dict[str, int]], error: str
             side_a=(Post("gunfighter", 15),),
             side_b=tuple(Post("outlaw", 25, **post) for post in side_b),
         )
+
+
+@pytest.mark.parametrize("scenario", ["three_on_three", "outnumbered"])
+def test_the_conformance_checks_pass_with_every_skirmish_ruling_off_its_default(
+    scenario: str,
+) -> None:
+    """The §13 options in play: observations stay within their bounds (a melee of
+    all_adjacent participants counts up to seven), masks and ends as the kit asks."""
+    options = {
+        "flank_counts_stunned": True,
+        "melee_participants": "all_adjacent",
+        "stray_needs_exceed": True,
+    }
+    assert (
+        check_ruleset(lambda: InfiernoSkirmishRuleset(scenario, options=options), seeds=range(6))
+        > 0
+    )
