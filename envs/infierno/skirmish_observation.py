@@ -8,11 +8,13 @@ hidden but future dice and the weapons a fighter never drew, as in the duel.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from duelo.envs.core.observation import ObservationSpec, ObsKey, grid, one_hot
 from duelo.envs.infierno.observation import LIGHTING, STATS, WEAPON_FEATURES, weapon_row
-from duelo.envs.infierno.setup import Feat
+from duelo.envs.infierno.setup import Character, Feat
 from duelo.envs.infierno.skirmish_setup import MAX_SIDE
 from duelo.envs.infierno.skirmish_state import Gone, SkirmishState
 from duelo.envs.infierno.state import Carried, Fighter, Phase, Place
@@ -86,54 +88,65 @@ def rows_of(state: SkirmishState, seat: int) -> list[int | None]:
     return [seat, *allies, *enemies]
 
 
+_AT = {key.name: SKIRMISH_SPEC.slice_of(key.name).start for key in SKIRMISH_SPEC.keys}
+"""Where each key starts in the flat vector."""
+_WIDTH = {key.name: key.size // _R for key in SKIRMISH_SPEC.keys if key.shape[0] == _R}
+"""The entries a row holds in each key of a row per slot."""
+
+
 def observe_skirmish(state: SkirmishState, seat: int, round_cap: int) -> np.ndarray:
-    """`seat`'s observation as one float32 vector, in the order of SKIRMISH_SPEC."""
-    rows = rows_of(state, seat)
-    parts: dict[str, np.ndarray] = {
-        key.name: np.zeros(key.shape, dtype=np.float32) for key in SKIRMISH_SPEC.keys
-    }
+    """`seat`'s observation as one float32 vector, in the order of SKIRMISH_SPEC (written
+    into a list and made an array once: a step observes every fighter's decision)."""
+    out = [0.0] * SKIRMISH_SPEC.size
+    at = _AT
+
+    def put(key: str, row: int, values: list[float] | list[int] | list[bool]) -> None:
+        start = at[key] + row * _WIDTH[key]
+        out[start : start + len(values)] = values
+
     places = {s: i for i, s in enumerate(state.order)}
     over = state.result is not None
-    for row, other in enumerate(rows):
+    for row, other in enumerate(rows_of(state, seat)):
         if other is None or not state.present[other]:  # an empty slot, or not yet arrived
             continue
         fighter = state.fighters[other]
-        parts["present"][row] = 1
-        parts["status"][row, _status(state, other)] = 1
-        parts["initiative"][row] = fighter.initiative or 0.0
+        out[at["present"] + row] = 1
+        out[at["status"] + row * len(STATUS) + _status(state, other)] = 1
+        out[at["initiative"] + row] = fighter.initiative or 0.0
         if other in places:
-            parts["place"][row] = places[other] + 1
-            parts["waiting"][row] = not over and places[other] > state.turn_index
-        parts["current"][row] = not over and state.current == other
-        parts["hp"][row] = max(fighter.hp, 0)
-        parts["hp_max"][row] = fighter.character.hp_max
-        parts["nonlethal"][row] = fighter.nonlethal
-        parts["sequels"][row] = fighter.sequels
-        parts["position"][row] = state.positions[other]
-        parts["range"][row] = 0 if other == seat else state.between(seat, other)
-        parts["adjacent"][row] = other != seat and state.adjacent(seat, other)
+            out[at["place"] + row] = places[other] + 1
+            out[at["waiting"] + row] = not over and places[other] > state.turn_index
+        out[at["current"] + row] = not over and state.current == other
+        out[at["hp"] + row] = max(fighter.hp, 0)
+        out[at["hp_max"] + row] = fighter.character.hp_max
+        out[at["nonlethal"] + row] = fighter.nonlethal
+        out[at["sequels"] + row] = fighter.sequels
+        out[at["position"] + row] = state.positions[other]
+        out[at["range"] + row] = 0 if other == seat else state.between(seat, other)
+        out[at["adjacent"] + row] = other != seat and state.adjacent(seat, other)
         if row >= MAX_SIDE:  # an enemy row
-            parts["flank"][row] = state.flanked(seat, other)
-            parts["melee"][row] = len(state.participants(seat, other))
-        parts["flags"][row] = _flags(fighter)
-        parts["stats"][row] = _stats(fighter)
+            out[at["flank"] + row] = state.flanked(seat, other)
+            out[at["melee"] + row] = len(state.participants(seat, other))
+        put("flags", row, _flags(fighter))
+        put("stats", row, _stats(fighter.character))
         main, off = _in_hand(fighter)
-        parts["main_hand"][row] = main
-        parts["off_hand"][row] = off
-    parts["round"][0] = min(state.round, round_cap + 1)
+        put("main_hand", row, main)
+        put("off_hand", row, off)
+    out[at["round"]] = min(state.round, round_cap + 1)
     phase = None if over else state.phase
-    parts["phase"][:] = [phase == p for p in PHASES]
+    out[at["phase"] : at["phase"] + len(PHASES)] = [phase == p for p in PHASES]
     budget = state.budget
     if not over and state.current == seat and phase in (Phase.SURPRISE, Phase.ROUND):
-        parts["budget"][:] = [
+        out[at["budget"] : at["budget"] + len(BUDGET)] = [
             budget.standard,
             budget.move,
             budget.full_round,
             budget.can_step,
             not budget.acted,
         ]
-    parts["lighting"][:] = [state.options.lighting == each for each in LIGHTING]
-    return np.concatenate([parts[key.name].ravel() for key in SKIRMISH_SPEC.keys])
+    lighting = state.options.lighting
+    out[at["lighting"] : at["lighting"] + len(LIGHTING)] = [lighting == each for each in LIGHTING]
+    return np.array(out, dtype=np.float32)
 
 
 def _status(state: SkirmishState, seat: int) -> int:
@@ -164,8 +177,9 @@ def _flags(fighter: Fighter) -> list[bool]:
     ]
 
 
-def _stats(fighter: Fighter) -> list[int]:
-    c = fighter.character
+@cache
+def _stats(c: Character) -> list[int]:
+    """The stat block's row (a fighter's character never changes: computed once)."""
     return [
         c.melee_attack,
         c.ranged_attack,
