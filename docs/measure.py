@@ -40,6 +40,7 @@ from duelo.agents.brain import shipped_brains
 from duelo.agents.registry import make_policy, policy_names
 from duelo.cli import build_parser, duel_variant
 from duelo.envs.core.runner import line_up, play_duel
+from duelo.envs.core.system import load_part
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.exploit import exact_scores
 from duelo.evaluation.report import Tally, build_report
@@ -130,8 +131,8 @@ def split_rows(fights: int) -> Iterator[dict[str, Any]]:
 def exact_setups(systems: list[str]) -> list[tuple[str, str, str]]:
     """Each (system, scenario, env id) the exact tables have a row for: every scenario
     of a duel of perfect information, one row ("" for its scenario) for a system the
-    solver does not walk (`unwalked`); the card duel, solved under its own models, has
-    a table of its own."""
+    solver does not walk (`unwalked`); a system solved under its own models
+    (`System.solved`) has a table of its own (`solved_duels`)."""
     setups = []
     for name in systems:
         entry = SYSTEMS[name]
@@ -187,20 +188,22 @@ def exact_rows(systems: list[str]) -> Iterator[dict[str, Any]]:
         }
 
 
-FAITHFUL, APPRENTICE = ["--option", "duel_variant=faithful"], ["--fighters", "apprentice", "pirate"]
-CARD_DUELS = {
-    "faithful, apprentice vs pirate": ("esgrima_duel", [*FAITHFUL, *APPRENTICE]),
-    "symmetric, the default mirror": ("esgrima_duel", []),
-    "symmetric, apprentice vs pirate": ("esgrima_duel", APPRENTICE),
-}
-"""The duels solved under their system's own models that the page shows, by label:
-`duelo solve` of each system with these flags."""
+def solved_duels(systems: list[str]) -> dict[str, tuple[str, list[str]]]:
+    """The duels solved under their system's own models that the page shows, by label:
+    (system, `duelo solve` flags), as each of `systems` with such models
+    (`System.solved`) lists them in its `SOLVES_SHOWN`."""
+    return {
+        label: (name, flags)
+        for name in systems
+        if SYSTEMS[name].solved
+        for label, flags in load_part(f"{SYSTEMS[name].solved}:SOLVES_SHOWN").items()
+    }
 
 
-def solved_rows() -> Iterator[dict[str, Any]]:
-    """`duelo solve`'s printout for each of `CARD_DUELS`, with every scripted policy and
+def solved_rows(systems: list[str]) -> Iterator[dict[str, Any]]:
+    """`duelo solve`'s printout for each of `solved_duels`, with every scripted policy and
     shipped brain and a check of `EXACT_CHECK` duels, as it is done."""
-    for label, (name, flags) in CARD_DUELS.items():
+    for label, (name, flags) in solved_duels(systems).items():
         args = build_parser(cores=1).parse_args(["solve", name, *flags])
         variant = duel_variant(name, args.scenario, args.fighters, args.option)
         policies = [*policy_names(name), *shipped_brains(name, variant)]
@@ -215,8 +218,9 @@ def solved_rows() -> Iterator[dict[str, Any]]:
 
 def scenario_order(row: dict[str, Any]) -> int:
     """Where the row's scenario stands in its system's list (a system's one row first)."""
-    if row["scenario"] in CARD_DUELS:
-        return list(CARD_DUELS).index(row["scenario"])
+    shown = solved_duels([row["system"]])
+    if row["scenario"] in shown:
+        return list(shown).index(row["scenario"])
     scenarios = list(SYSTEMS[row["system"]].scenarios)
     return scenarios.index(row["scenario"]) if row["scenario"] in scenarios else -1
 
@@ -265,8 +269,7 @@ def main() -> None:
         path.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
         print(f"{path.relative_to(Path(__file__).parents[1])}: {len(rows)} rows")
         return
-    solved = [name for name, _ in CARD_DUELS.values() if name in args.system]
-    for row in chain(exact_rows(args.system), solved_rows() if solved else []):
+    for row in chain(exact_rows(args.system), solved_rows(args.system)):
         land_row(MEASURED / "exact.json", row)
         print(json.dumps(row), flush=True)
 

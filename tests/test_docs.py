@@ -148,7 +148,8 @@ def test_the_exact_tables_have_a_row_per_scenario_of_todays_env_ids() -> None:
     rows = json.loads((ROOT / "docs" / "measured" / "exact.json").read_text(encoding="utf-8"))
     measure = _docs_module("measure")
     setups = measure.exact_setups(list(SYSTEMS)) + [
-        (name, label, SYSTEMS[name].env_id) for label, (name, _) in measure.CARD_DUELS.items()
+        (name, label, SYSTEMS[name].env_id)
+        for label, (name, _) in measure.solved_duels(list(SYSTEMS)).items()
     ]
     wanted = sorted(  # the order `land_row` keeps: by system, then scenario
         setups,

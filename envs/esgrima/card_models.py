@@ -27,6 +27,14 @@ Z99 = 2.5758293035489004
 """The normal quantile of a two-sided 99 % interval."""
 DEFAULT_DUELS = 10_000
 """Duels a Monte Carlo score plays when `--check` gives none."""
+_APPRENTICE = ["--fighters", "apprentice", "pirate"]
+SOLVES_SHOWN = {
+    "faithful, apprentice vs pirate": ["--option", "duel_variant=faithful", *_APPRENTICE],
+    "symmetric, the default mirror": [],
+    "symmetric, apprentice vs pirate": _APPRENTICE,
+}
+"""The duels the docs show solved under these models, by label: `duelo solve`'s flags
+(`docs/measure.py exact`)."""
 
 
 def optimal_policy(ruleset: EsgrimaDuelRuleset) -> CardDuelPolicy | SymmetricDuelPolicy:

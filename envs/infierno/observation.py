@@ -300,7 +300,14 @@ def _constant(c: Character) -> _Constant:
 
 
 def _constant_part(c: Character) -> _Constant:
-    stats = [
+    stats = stat_row(c)
+    feats = [feat in c.feats for feat in _FEATS]
+    return _Constant(c.hp_max, _pack(f"{len(stats)}f", *stats), _pack("3f", *feats))
+
+
+def stat_row(c: Character) -> list[int]:
+    """The stat block as the `stats` key lists it (STATS order)."""
+    return [
         c.melee_attack,
         c.ranged_attack,
         c.defense,
@@ -315,8 +322,6 @@ def _constant_part(c: Character) -> _Constant:
         c.deceive,
         c.attention,
     ]
-    feats = [feat in c.feats for feat in _FEATS]
-    return _Constant(c.hp_max, _pack(f"{len(stats)}f", *stats), _pack("3f", *feats))
 
 
 def _weapon(item: Carried) -> bytes:

@@ -101,6 +101,13 @@ _TURN_ACTIONS = Action.SURRENDER + 1
 """The turn actions END_TURN..SURRENDER come first in `Action`, then the decision phases'."""
 
 
+def drawable(fighter: Fighter, slot: int, free_hands: int) -> bool:
+    """Whether the carried weapon in `slot` (0 primary, 1 secondary) is holstered and the
+    free hands can hold it (§5 draw)."""
+    held = fighter.carried[slot] if slot < len(fighter.carried) else None
+    return held is not None and held.place == _HOLSTERED and free_hands >= held.weapon.hands
+
+
 def cost_list(quick_draw: bool, prone: bool) -> list[Cost]:
     """The cost table in `Action` order, for a fighter with or without Quick Draw (its
     draws are free, seed §4 step 9), standing or prone (standing up is a move, §5)."""
@@ -526,12 +533,14 @@ class InfiernoRuleset:
         if budget.surprise and (cost == _STANDARD or cost == _MOVE):
             budget.standard = budget.move = False  # §4 step 2: one standard or one move
 
-    def _can_strike(self, state: InfiernoState, item: Carried) -> bool:
+    def _can_strike(self, state: InfiernoState, item: Carried, distance: int) -> bool:
+        """Whether `item` can attack at `distance` squares: a firearm unjammed, loaded and
+        in range, a blade adjacent (§5)."""
         weapon = item.weapon
         if weapon.is_firearm:
             has_ammo = item.ammo > 0 or not state.options.track_ammo
-            return not item.jammed and has_ammo and state.distance <= weapon.max_range
-        return weapon.category == Category.MELEE and state.distance == 1
+            return not item.jammed and has_ammo and distance <= weapon.max_range
+        return weapon.category == Category.MELEE and distance == 1
 
     def _turn_mask(self, state: InfiernoState, seat: int, mask: np.ndarray) -> None:
         """The turn actions' mask, in `Action` order (row i is action i): what the budget
@@ -557,14 +566,9 @@ class InfiernoRuleset:
         walk = not prone and not budget.stepped  # §4: no move after a step
         step = budget.can_step
         free_hands = max(0, 2 - used_hands)
-        draws = []
-        for slot in (0, 1):
-            held = carried[slot] if slot < len(carried) else None
-            draws.append(
-                held is not None and held.place == _HOLSTERED and free_hands >= held.weapon.hands
-            )
+        draws = [drawable(fighter, slot, free_hands) for slot in (0, 1)]
         main_weapon = main.weapon if main is not None else None
-        main_strikes = main is not None and self._can_strike(state, main)
+        main_strikes = main is not None and self._can_strike(state, main, distance)
         in_hand = [item for item in (main, off) if item is not None]
         round_phase = state.phase == _ROUND
         pay = self._payable(budget, fighter)  # then what the situation allows
@@ -586,7 +590,7 @@ class InfiernoRuleset:
             and off is not None
             and main_weapon is not None
             and main_weapon.hands == 1
-            and self._can_strike(state, off),
+            and self._can_strike(state, off, distance),
             pay[6] and draws[0],  # DRAW_PRIMARY
             pay[7] and draws[1],  # DRAW_SECONDARY
             pay[8] and main is not None,  # HOLSTER_MAIN

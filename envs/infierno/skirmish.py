@@ -20,8 +20,8 @@ from duelo.envs.core.config import ConfigError, entry_of, options_of
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.state import Outcome
 from duelo.envs.infierno import combat
-from duelo.envs.infierno.rules import RUN_MULTIPLIER, InfiernoRuleset
-from duelo.envs.infierno.setup import Category, Character, Feat
+from duelo.envs.infierno.rules import RUN_MULTIPLIER, InfiernoRuleset, drawable
+from duelo.envs.infierno.setup import Character, Feat
 from duelo.envs.infierno.skirmish_observation import SKIRMISH_SPEC, observe_skirmish
 from duelo.envs.infierno.skirmish_setup import (
     SkirmishCatalog,
@@ -440,14 +440,6 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
 
     # --- the mask -----------------------------------------------------------------
 
-    def _strikes(self, state: SkirmishState, item: Carried, distance: int) -> bool:
-        """The duel's `_can_strike` at one target's range."""
-        weapon = item.weapon
-        if weapon.is_firearm:
-            has_ammo = item.ammo > 0 or not state.options.track_ammo
-            return not item.jammed and has_ammo and distance <= weapon.max_range
-        return weapon.category == Category.MELEE and distance == 1
-
     def _skirmish_mask(self, state: SkirmishState, seat: int, mask: np.ndarray) -> None:
         """The duel's turn mask (§4 budget, §5 preconditions), each targeted action at
         each enemy slot by its range (§13.3), aimed copies where the shot is into a melee
@@ -467,8 +459,8 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
         in_hand = [i for i in (main, off) if i is not None]
         untargeted = {
             Action.END_TURN: pay[Action.END_TURN],
-            Action.DRAW_PRIMARY: pay[Action.DRAW_PRIMARY] and _drawable(fighter, 0, free_hands),
-            Action.DRAW_SECONDARY: pay[Action.DRAW_SECONDARY] and _drawable(fighter, 1, free_hands),
+            Action.DRAW_PRIMARY: pay[Action.DRAW_PRIMARY] and drawable(fighter, 0, free_hands),
+            Action.DRAW_SECONDARY: pay[Action.DRAW_SECONDARY] and drawable(fighter, 1, free_hands),
             Action.HOLSTER_MAIN: pay[Action.HOLSTER_MAIN] and main is not None,
             Action.RETREAT: pay[Action.RETREAT] and walk,
             Action.STEP_OUT: pay[Action.STEP_OUT] and step and state.positions[seat] != home,
@@ -496,13 +488,13 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
             distance = state.between(seat, enemy)
             adjacent = state.adjacent(seat, enemy)
             melee = state.in_melee(seat, enemy)  # §13.5: allies in it
-            main_strikes = main is not None and self._strikes(state, main, distance)
+            main_strikes = main is not None and self._can_strike(state, main, distance)
             two = (
                 main_strikes
                 and off is not None
                 and weapon is not None
                 and weapon.hands == 1
-                and self._strikes(state, off, distance)
+                and self._can_strike(state, off, distance)
             )
             throws = (
                 weapon is not None
@@ -542,11 +534,6 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
                 mask[_DELAY_ALLY[slot]] = ally in waiting and state.active(ally)
             for slot, enemy in enumerate(enemies):
                 mask[_DELAY_ENEMY[slot]] = enemy in waiting and state.active(enemy)
-
-
-def _drawable(fighter: Fighter, slot: int, free_hands: int) -> bool:
-    held = fighter.carried[slot] if slot < len(fighter.carried) else None
-    return held is not None and held.place == Place.HOLSTERED and free_hands >= held.weapon.hands
 
 
 def _names(characters: tuple[Character, ...], sides: tuple[int, ...]) -> list[str]:

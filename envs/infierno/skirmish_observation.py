@@ -8,13 +8,20 @@ hidden but future dice and the weapons a fighter never drew, as in the duel.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 
 from duelo.envs.core.observation import ObservationSpec, ObsKey, grid, one_hot
-from duelo.envs.infierno.observation import LIGHTING, STATS, WEAPON_FEATURES, weapon_row
-from duelo.envs.infierno.setup import Character, Feat
+from duelo.envs.infierno.observation import (
+    LIGHTING,
+    MAX_CACHED,
+    STATS,
+    WEAPON_FEATURES,
+    stat_row,
+    weapon_row,
+)
+from duelo.envs.infierno.setup import Feat
 from duelo.envs.infierno.skirmish_setup import MAX_SIDE
 from duelo.envs.infierno.skirmish_state import Gone, SkirmishState
 from duelo.envs.infierno.state import Carried, Fighter, Phase, Place
@@ -177,24 +184,8 @@ def _flags(fighter: Fighter) -> list[bool]:
     ]
 
 
-@cache
-def _stats(c: Character) -> list[int]:
-    """The stat block's row (a fighter's character never changes: computed once)."""
-    return [
-        c.melee_attack,
-        c.ranged_attack,
-        c.defense,
-        c.dodge,
-        c.rd,
-        c.init_bonus,
-        c.str_mod,
-        c.dex_mod,
-        c.reflex,
-        c.craft_mech,
-        c.intimidate,
-        c.deceive,
-        c.attention,
-    ]
+_stats = lru_cache(maxsize=MAX_CACHED)(stat_row)
+"""A character's stat row, computed once (bounded: every new catalog brings new blocks)."""
 
 
 def _in_hand(fighter: Fighter) -> tuple[list[float], list[float]]:
