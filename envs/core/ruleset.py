@@ -37,6 +37,16 @@ def seat_names(first: str, second: str) -> tuple[str, str]:
     return first, second
 
 
+def fighter_names(names: list[str], sides: tuple[int, ...]) -> list[str]:
+    """Names for a skirmish's narration: a name several fighters share gets each one's
+    slot (A0, B1...)."""
+    slots = [f"{'AB'[side]}{sides[:seat].count(side)}" for seat, side in enumerate(sides)]
+    return [
+        f"{name} ({slot})" if names.count(name) > 1 else name
+        for name, slot in zip(names, slots, strict=True)
+    ]
+
+
 StateT = TypeVar("StateT", bound=DuelState)
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from duelo.envs.core.config import ConfigError, entry_of, options_of
 from duelo.envs.core.dice import Dice
+from duelo.envs.core.ruleset import fighter_names
 from duelo.envs.core.state import Outcome
 from duelo.envs.infierno import combat
 from duelo.envs.infierno.rules import RUN_MULTIPLIER, InfiernoRuleset, drawable
@@ -184,7 +185,7 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
             carried[0].draw(Place.MAIN_HAND)
         return Fighter(
             character=character,
-            name=_names(self.characters, self.sides)[seat],
+            name=fighter_names([c.name for c in self.characters], self.sides)[seat],
             carried=carried,
             hp=character.hp_max,
             cover_nearby=post.cover_nearby,
@@ -534,16 +535,6 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
                 mask[_DELAY_ALLY[slot]] = ally in waiting and state.active(ally)
             for slot, enemy in enumerate(enemies):
                 mask[_DELAY_ENEMY[slot]] = enemy in waiting and state.active(enemy)
-
-
-def _names(characters: tuple[Character, ...], sides: tuple[int, ...]) -> list[str]:
-    """Names for the narration: a name shared by several fighters gets its slot (A0...)."""
-    names = [c.name for c in characters]
-    slots = [f"{'AB'[side]}{sides[:seat].count(side)}" for seat, side in enumerate(sides)]
-    return [
-        f"{name} ({slot})" if names.count(name) > 1 else name
-        for name, slot in zip(names, slots, strict=True)
-    ]
 
 
 _MELEE = AttackMode.MELEE

@@ -82,7 +82,8 @@ class Side:
     """A mob: it defends at skill 0 (§8 ASSUMPTION), whatever its attack level."""
 
     @classmethod
-    def of(cls, read: FieldReader, side: str, mob: bool = False) -> Side:
+    def of(cls, read: FieldReader, side: str, mob: bool = False, flags: str = "status") -> Side:
+        """`side`'s row of the observation (`flags`: the key of its status flags)."""
         weapons: dict[str, Weapon | None] = {}
         for key in ("held", "spare"):
             weapons[key] = None
@@ -99,7 +100,7 @@ class Side:
                 )
 
         def status(name: str) -> bool:
-            return bool(read("status", f"{side}.{name}"))
+            return bool(read(flags, f"{side}.{name}"))
 
         return cls(
             melee=int(read("skills", f"{side}.melee")),
@@ -171,14 +172,14 @@ class Side:
         bonuses = [w.bonus + (self.talent if w.melee else 0) for w in self.weapons]
         return MEAN_D6 + max(bonuses or [self.talent])
 
-    def melee_attack(self, target: Side) -> float:
+    def melee_attack(self, target: Side, extra: int = 0) -> float:
         """Expected damage of its melee attack on an adjacent `target` (§5, §8): the
         better weapon's +2, high ground's +2, an unseen target's -2 (a modifier on both
-        sides cancels, seed L67)."""
+        sides cancels, seed L67), and an `extra` modifier (a skirmish's)."""
         if target.perfect_cover:
             return 0.0
         weapon = self.melee_weapon()
-        modifier = self._modifier()
+        modifier = self._modifier() + extra
         if weapon.tier > 0 and not target.holds_blade:
             modifier += MODIFIER
         if self.high_ground and not target.high_ground:
@@ -193,10 +194,11 @@ class Side:
             target.defending,
         )
 
-    def shot(self, weapon: Weapon, target: Side, distance: int) -> float:
+    def shot(self, weapon: Weapon, target: Side, distance: int, extra: int = 0) -> float:
         """Expected damage of a shot with `weapon` (§5, §8): the adjacent penalty, an
-        unseen target's -2, and cover's +2 to the CL unless the shooter has cover too."""
-        modifier = self._modifier() + (weapon.adjacent_penalty if distance == 0 else 0)
+        unseen target's -2, cover's +2 to the CL unless the shooter has cover too, and
+        an `extra` modifier (a skirmish's)."""
+        modifier = self._modifier() + extra + (weapon.adjacent_penalty if distance == 0 else 0)
         if target.unseen and not self.unseen:
             modifier -= MODIFIER
         cover = MODIFIER if target.in_cover and not self.in_cover else 0
@@ -241,7 +243,7 @@ def _expected(skill: int, defence: int, modifier: int, bonus: int, halved: bool)
 
 
 @lru_cache(maxsize=4096)
-def _knockout(damage: int, extra_die: bool, hp: float, halved: bool) -> Fraction:
+def knockout(damage: int, extra_die: bool, hp: float, halved: bool) -> Fraction:
     """The chance that this hit (1d6 + `damage`, with the critical's die or not) leaves a
     rival of `hp` Endurance at 0 or less (§7, §9)."""
     dealt = dice_sum(2 if extra_die else 1, 6, damage)
@@ -260,8 +262,8 @@ def _attack_critical(read: FieldReader, mask: np.ndarray, against_mob: bool) -> 
     me, them = Side.of(read, "self"), Side.of(read, "opponent")
     held = me.held or FISTS
     damage = held.bonus + (me.talent if held.melee else 0)
-    plain = _knockout(damage, False, them.hp, them.defending)
-    extra = _knockout(damage, True, them.hp, them.defending)
+    plain = knockout(damage, False, them.hp, them.defending)
+    extra = knockout(damage, True, them.hp, them.defending)
     if mask[A.CRIT_DAMAGE] and extra > max(plain, Fraction(1, 2)):
         return int(A.CRIT_DAMAGE)
     if mask[A.CRIT_DISARM] and not read("spare", "opponent.present"):

@@ -134,9 +134,9 @@ def observed(state: LiminalState, seat: int, strength_bonus: dict[Strength, int]
     for fighter in (me, them):
         values += [strength_bonus[fighter.character.strength], fighter.character.defence_bonus]
     for fighter in (me, them):
-        values += _weapon_row(fighter.weapon)
+        values += weapon_row(fighter.weapon)
     for fighter in (me, them):
-        values += _weapon_row(_spare(fighter))
+        values += weapon_row(spare(fighter))
     for side, fighter in enumerate((me, them)):
         values += [
             bool(fighter.dropped),
@@ -152,7 +152,7 @@ def observed(state: LiminalState, seat: int, strength_bonus: dict[Strength, int]
     return values
 
 
-def _spare(fighter: Fighter) -> Weapon | None:
+def spare(fighter: Fighter) -> Weapon | None:
     """The carried weapon not in hand (and not knocked away)."""
     for index, weapon in enumerate(fighter.carried):
         if index != fighter.held and index not in fighter.dropped:
@@ -160,7 +160,7 @@ def _spare(fighter: Fighter) -> Weapon | None:
     return None
 
 
-def _weapon_row(weapon: Weapon | None) -> list[float]:
+def weapon_row(weapon: Weapon | None) -> list[float]:
     if weapon is None:
         return NO_WEAPON
     return [

@@ -93,11 +93,7 @@ class LiminalRuleset:
         self.options = options_of(LiminalOptions, options, "liminal options")
         self.round_cap = self.options.round_cap
         self.unarmed = self.catalog.weapons["unarmed"]
-        self.strength_bonus = {
-            Strength.NONE: 0,
-            Strength.FUERTE: self.options.fuerte_bonus,
-            Strength.SOBRENATURAL: self.options.sobrenatural_bonus,
-        }
+        self.strength_bonus = strength_bonuses(self.options)
 
     # --- the ruleset interface ---------------------------------------------------
 
@@ -363,7 +359,7 @@ class LiminalRuleset:
         darkness on both sides (cover is weighed in the CL, where it cancels too)."""
         bonus, notes = 0, []
         if melee:
-            if self._better_weapon(me, them, weapon):
+            if self._better_weapon(weapon, them.weapon):
                 bonus += MODIFIER
                 notes.append("better weapon +2")
             if me.high_ground and not them.high_ground:
@@ -377,9 +373,8 @@ class LiminalRuleset:
             notes.append("target unseen -2")
         return bonus, notes
 
-    def _better_weapon(self, me: Fighter, them: Fighter, weapon: Weapon) -> bool:
+    def _better_weapon(self, weapon: Weapon, their: Weapon | None) -> bool:
         """§8: a melee weapon against a rival holding none (default), or a higher tier."""
-        their = them.weapon
         their_tier = their.tier if their is not None and their.kind == Kind.MELEE else 0
         if self.options.better_weapon == "tiered":
             return weapon.tier > their_tier
@@ -613,6 +608,15 @@ class LiminalRuleset:
             i for i, w in enumerate(fighter.carried) if w is weapon and i not in fighter.dropped
         )
         fighter.drew_this_round = True
+
+
+def strength_bonuses(options: LiminalOptions) -> dict[Strength, int]:
+    """The melee damage each strength talent adds (§7, §10 #3)."""
+    return {
+        Strength.NONE: 0,
+        Strength.FUERTE: options.fuerte_bonus,
+        Strength.SOBRENATURAL: options.sobrenatural_bonus,
+    }
 
 
 def _listed(notes: list[str]) -> str:
