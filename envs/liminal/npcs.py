@@ -23,7 +23,7 @@ from duelo.envs.liminal.mob import OBSERVATION_SPEC as MOB_SPEC
 from duelo.envs.liminal.observation import OBSERVATION_SPEC
 from duelo.envs.liminal.odds import STANDARD_CL, Grade, challenge, chances
 from duelo.envs.liminal.rules import MODIFIER
-from duelo.envs.liminal.setup import OUT, TRACK
+from duelo.envs.liminal.setup import OUT, TRACK, Band
 from duelo.envs.liminal.state import MOVE_STEPS, Action, Deed
 
 A = Action
@@ -145,15 +145,15 @@ class Side:
             return spare
         return FISTS
 
-    def gun(self, distance: int) -> Weapon | None:
+    def gun(self, distance: int, engaged: bool = False) -> Weapon | None:
         """What the rules shoot with at `distance` (§4, §6): the held ranged weapon that
-        reaches, else the spare one drawn free, once a round."""
-        band = TRACK[distance]
-        if self.held is not None and not self.held.melee and self.held.bands[band]:
-            return self.held
-        spare = self.spare
-        if spare is not None and not spare.melee and spare.bands[band] and not self.drew:
-            return spare
+        reaches, else the spare one drawn free, once a round; `engaged` (a skirmish's
+        shooter beside an enemy, §13.1): only one that also fires adjacent."""
+        bands = (TRACK[distance], Band.ADJACENT) if engaged else (TRACK[distance],)
+        for weapon, at_hand in ((self.held, True), (self.spare, not self.drew)):
+            if weapon is not None and not weapon.melee and at_hand:
+                if all(weapon.bands[b] for b in bands):
+                    return weapon
         return None
 
     def _modifier(self) -> int:

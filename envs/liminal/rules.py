@@ -25,6 +25,7 @@ from duelo.envs.liminal.odds import (
 from duelo.envs.liminal.setup import (
     OUT,
     TRACK,
+    Band,
     Catalog,
     Character,
     Kind,
@@ -576,18 +577,7 @@ class LiminalRuleset:
 
     def _ranged_weapon(self, fighter: Fighter, distance: int) -> Weapon | None:
         """A ranged weapon usable at `distance`: the held one, else one to draw (§4, §6)."""
-        band = TRACK[distance] if distance < OUT else None
-        if band is None:
-            return None
-        held = fighter.weapon
-        if held is not None and held.kind == Kind.RANGED and held.bands[band]:
-            return held
-        if not fighter.drew_this_round:
-            for index, weapon in enumerate(fighter.carried):
-                usable = weapon.kind == Kind.RANGED and weapon.bands[band]
-                if usable and index not in fighter.dropped:
-                    return weapon
-        return None
+        return ranged_for(fighter, {TRACK[distance]}) if distance < OUT else None
 
     def _can_shoot(self, fighter: Fighter, distance: int) -> bool:
         """Whether `fighter` holds or carries a ranged weapon usable at `distance` (who counts
@@ -608,6 +598,20 @@ class LiminalRuleset:
             i for i, w in enumerate(fighter.carried) if w is weapon and i not in fighter.dropped
         )
         fighter.drew_this_round = True
+
+
+def ranged_for(fighter: Fighter, bands: set[Band]) -> Weapon | None:
+    """A ranged weapon usable at every one of `bands`: the held one, else one to draw
+    this round (§4, §6)."""
+    held = fighter.weapon
+    if held is not None and held.kind == Kind.RANGED and all(held.bands[b] for b in bands):
+        return held
+    if not fighter.drew_this_round:
+        for index, weapon in enumerate(fighter.carried):
+            usable = weapon.kind == Kind.RANGED and all(weapon.bands[b] for b in bands)
+            if usable and index not in fighter.dropped:
+                return weapon
+    return None
 
 
 def strength_bonuses(options: LiminalOptions) -> dict[Strength, int]:

@@ -24,8 +24,14 @@ from duelo.envs.core.ruleset import fighter_names
 from duelo.envs.core.state import Outcome
 from duelo.envs.liminal.mob import MEMBER_ENDURANCE, attack_level
 from duelo.envs.liminal.odds import QUICK_GRAB_CL, STANDARD_CL, Grade, challenge, roll
-from duelo.envs.liminal.rules import MODIFIER, SOCIAL_REACH, LiminalRuleset, strength_bonuses
-from duelo.envs.liminal.setup import OUT, TRACK, Band, Character, Kind, Weapon
+from duelo.envs.liminal.rules import (
+    MODIFIER,
+    SOCIAL_REACH,
+    LiminalRuleset,
+    ranged_for,
+    strength_bonuses,
+)
+from duelo.envs.liminal.setup import OUT, TRACK, Band, Character, Weapon
 from duelo.envs.liminal.skirmish_observation import SKIRMISH_SPEC, observe_skirmish
 from duelo.envs.liminal.skirmish_setup import (
     SkirmishCatalog,
@@ -66,13 +72,12 @@ class LiminalSkirmishRuleset(LiminalRuleset):
     """
 
     system = "liminal_skirmish"
-    State = SkirmishState
     version = 0
     actions = SkirmishAction  # type: ignore[assignment]  # the skirmish's own enum
     action_meanings = MEANINGS
     observation_spec = SKIRMISH_SPEC
 
-    def __init__(  # noqa: PLR0913 - the variants every ruleset takes, and its catalog
+    def __init__(
         self,
         scenario: str | SkirmishScenario = "two_on_two",
         fighters: tuple[str | Character, ...] | None = None,
@@ -159,9 +164,6 @@ class LiminalSkirmishRuleset(LiminalRuleset):
         self._initiative_of_party(state, dice)
         self._start_skirmish_round(state, dice)
         return state
-
-    def to_act(self, state: Any) -> int | None:
-        return None if state.result is not None else state.current
 
     def legal_actions(self, state: Any, seat: int) -> np.ndarray:
         assert isinstance(state, SkirmishState)
@@ -392,17 +394,7 @@ class LiminalSkirmishRuleset(LiminalRuleset):
         if distance >= OUT:
             return None
         engaged = state.rulings.adjacent_penalty == "any_enemy" and state.engaged(seat)
-        bands = {TRACK[distance]} | ({Band.ADJACENT} if engaged else set())
-        held = me.weapon
-        if held is not None and held.kind == Kind.RANGED and all(held.bands[b] for b in bands):
-            return held
-        if me.drew_this_round:
-            return None
-        for index, weapon in enumerate(me.carried):
-            usable = weapon.kind == Kind.RANGED and all(weapon.bands[b] for b in bands)
-            if usable and index not in me.dropped:
-                return weapon
-        return None
+        return ranged_for(me, {TRACK[distance]} | ({Band.ADJACENT} if engaged else set()))
 
     # --- movement (§6, §13.1) -------------------------------------------------------
 

@@ -22,7 +22,7 @@ from duelo.envs.core.observation import FieldReader
 from duelo.envs.liminal.npcs import FISTS, MEAN_D6, Side, Weapon, knockout
 from duelo.envs.liminal.odds import STANDARD_CL, Grade, challenge, chances
 from duelo.envs.liminal.rules import MODIFIER
-from duelo.envs.liminal.setup import OUT, TRACK
+from duelo.envs.liminal.setup import OUT
 from duelo.envs.liminal.skirmish_observation import GROUP_ROWS, ROWS, SKIRMISH_SPEC
 from duelo.envs.liminal.skirmish_setup import MAX_SIDE
 from duelo.envs.liminal.skirmish_state import ACTION_IDS as ID
@@ -120,7 +120,7 @@ class Team:
         if melee:
             return me.melee_attack(foe.side) if distance == 0 else 0.0
         engaged = any(f.offset == offset for f in self.foes)
-        gun = _gun(me, distance, engaged)
+        gun = me.gun(distance, engaged) if distance < OUT else None
         if gun is None or foe.side.perfect_cover:
             return 0.0
         picked = -MODIFIER if foe.tight else 0
@@ -138,20 +138,6 @@ class Team:
             and (foe.hero_row == row or int(self.read("offset", row)) == foe.offset)
         ]
         return max(rows, key=self.hurt) if rows else None
-
-
-def _gun(me: Side, distance: int, engaged: bool) -> Weapon | None:
-    """The ranged weapon the rules would fire at `distance` (§4, §6), standing with an
-    enemy only one that fires adjacent (§13.1)."""
-    if distance >= OUT:
-        return None
-    band = TRACK[distance]
-    for weapon, drawn in ((me.held, True), (me.spare, not me.drew)):
-        if weapon is None or weapon.melee or not drawn:
-            continue
-        if weapon.bands[band] and (not engaged or weapon.bands[0]):
-            return weapon
-    return None
 
 
 def _phase(read: FieldReader) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import gymnasium as gym
 import pytest
 
 from duelo.envs.core.dice import chance_outcomes
@@ -399,3 +400,18 @@ def test_every_scenario_passes_the_ruleset_checks(scenario: str) -> None:
 )
 def test_the_options_pass_the_ruleset_checks(options: dict[str, Any]) -> None:
     assert check_ruleset(lambda: LiminalSkirmishRuleset("mob", options=options), seeds=range(6))
+
+
+def test_the_gymnasium_env_reports_the_mob_aftermath_in_info() -> None:
+    """§13.6: after a fight with a mob `info` carries the members downed and saved,
+    and the reward is the side's (§13.7)."""
+    env = gym.make("duelo/LiminalSkirmish-v0", scenario="mob", opponent="expert", ally="expert")
+    _, info = env.reset(seed=4)
+    terminated = truncated = False
+    reward = 0.0
+    while not (terminated or truncated):
+        action = int(info["action_mask"].nonzero()[0][0])
+        _, reward, terminated, truncated, info = env.step(action)
+    assert {"members_downed", "members_saved"} <= set(info)
+    assert 0 <= info["members_saved"] <= info["members_downed"] <= 10
+    assert reward in (-1.0, -0.5, 0.0, 0.5, 1.0)
