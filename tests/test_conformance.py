@@ -13,6 +13,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import duelo  # noqa: F401  (registers the ids)
+from duelo.agents.registry import make_policy, policy_names
+from duelo.envs.core.runner import line_up, play_duel
 
 ENV_IDS = sorted(spec_id for spec_id in gym.registry if spec_id.startswith("duelo/"))
 
@@ -136,3 +138,18 @@ def test_pickling_mid_episode_resumes_the_same_duel(env_id: str) -> None:
         if original[2] or original[3]:
             env.reset(seed=12)
             clone.reset(seed=12)
+
+
+@pytest.mark.parametrize("system", duelo.SYSTEMS.values(), ids=lambda system: system.id)
+def test_every_scripted_npc_plays_every_setup_without_a_fault(system: duelo.System) -> None:
+    """Each NPC, on either side against the expert, through every setup of the suite:
+    a fault (an exception, an illegal action) would forfeit a tournament's duel."""
+    expert = make_policy(f"{system.id}:expert", system.id)
+    for setup in system.suite or ({},):
+        ruleset = system.ruleset(**setup)
+        for name in policy_names(system.id):
+            npc = make_policy(name, system.id)
+            for seed in range(4):
+                pair = (npc, expert) if seed % 2 else (expert, npc)
+                result = play_duel(ruleset, line_up(ruleset, *pair), seed)
+                assert "forfeits" not in result.outcome.reason, (name, setup, seed)

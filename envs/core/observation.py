@@ -24,6 +24,9 @@ from math import prod
 
 import numpy as np
 
+MAX_CACHED = 4096
+"""Entries each packing cache keeps before it starts over (each `gym.make` loads a new
+catalog, so keys by identity would otherwise grow without end)."""
 REQUIRED_KEYS = ("initiative", "hp", "range")
 """Every system's observation carries these (DESIGN.md layer 4)."""
 SIDES = ("self", "opponent")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
+from duelo.envs.core.observation import MAX_CACHED, SIDES, ObservationSpec, ObsKey, grid, one_hot
 from duelo.envs.infierno.setup import Character, Feat, Weapon
 from duelo.envs.infierno.state import Carried, Fighter, InfiernoState, Phase, Place, Staredown
 
@@ -354,8 +354,5 @@ def weapon_row(item: Carried) -> list[float]:
     ]
 
 
-MAX_CACHED = 4096
-"""Entries each packing cache keeps before it starts over (each `gym.make` loads a new
-catalog, so keys by identity would otherwise grow without end)."""
 _CONSTANTS: dict[int, tuple[Character, _Constant]] = {}
 _ROWS: dict[tuple[int, int, bool], tuple[Weapon, bytes]] = {}

@@ -12,10 +12,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from duelo.envs.core.observation import ObservationSpec, ObsKey, grid, one_hot
+from duelo.envs.core.observation import MAX_CACHED, ObservationSpec, ObsKey, grid, one_hot
 from duelo.envs.infierno.observation import (
     LIGHTING,
-    MAX_CACHED,
     STATS,
     WEAPON_FEATURES,
     stat_row,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -57,6 +58,8 @@ class Team:
         self.read: FieldReader = SKIRMISH_SPEC.read(observation)
         read = self.read
         self.me = Side.of(read, "self", flags="flags")
+        self.me_moved = self.me.moved()
+        """Itself after a step: cover and high ground are lost (§10 #24)."""
         self.offset = 0
         self.allies = [
             row for row in ALLY_ROWS if read("present", row) and read("status", f"{row}.active")
@@ -115,7 +118,7 @@ class Team:
         """Expected damage of the observer's attack on `foe` from `offset` (a move's
         result): exact odds of the weapon the rules would use, with §13.1's shot fired
         while adjacent to any enemy and §13.3's -2 at an individual in a tight group."""
-        me = self.me if offset == 0 else self.me.moved()
+        me = self.me if offset == 0 else self.me_moved
         distance = abs(foe.offset - offset)
         if melee:
             return me.melee_attack(foe.side) if distance == 0 else 0.0
@@ -189,9 +192,7 @@ class CautiousSkirmishNpc:
     ) -> int:
         team = Team(observation)
         hurt = team.hurt("self") >= self.HURT
-        plan = [
-            ID[f"ALLY_WITHDRAWS_{row[-1:].upper()}"] for row in team.allies if team.hurt(row) > 0.75
-        ]
+        plan = [ID[f"ALLY_WITHDRAWS_A{row[-1]}"] for row in team.allies if team.hurt(row) > 0.75]
         plan += [ID["DEFEND_PERFECT_COVER"], ID["CRIT_ACT_FIRST"], ID["CRIT_DAMAGE"]]
         foes = sorted(team.foes, key=lambda f: (abs(f.offset), f.slot))
         engaged = any(f.offset == 0 for f in foes)
@@ -253,7 +254,7 @@ class ExpertSkirmishNpc:
             return self._attack_critical(team, action_mask)
         if phase == "crit_defend":
             plan = [
-                ID[f"ALLY_WITHDRAWS_{row[-1:].upper()}"]
+                ID[f"ALLY_WITHDRAWS_A{row[-1]}"]
                 for row in sorted(team.allies, key=team.hurt, reverse=True)
                 if team.hurt(row) >= 0.75
                 and any(f.offset == team.read("offset", row) for f in team.foes)
@@ -330,8 +331,7 @@ class ExpertSkirmishNpc:
                 if foe.side.hp > self.SURRENDER_AT * foe.side.hp_max:
                     continue
                 conviction = int(read("skills", f"enemy{foe.slot[1:]}.conviction"))
-            odds = chances(social, challenge(STANDARD_CL + conviction, social))
-            if float(odds[Grade.SUCCESS] + odds[Grade.CRITICAL]) > hit:
+            if _yields(social, conviction) > hit:
                 return action
         return None
 
@@ -359,6 +359,13 @@ class ExpertSkirmishNpc:
 def _strike(attacker: Side, target: Side, distance: int) -> float:
     """`attacker`'s best attack on `target` at `distance` (its own step taken)."""
     return attacker.best_attack(target, max(distance, 0)) if distance < OUT else 0.0
+
+
+@lru_cache(maxsize=256)
+def _yields(social: int, conviction: int) -> float:
+    """The exact chance that a demand to surrender succeeds (§5, §10 #14)."""
+    odds = chances(social, challenge(STANDARD_CL + conviction, social))
+    return float(odds[Grade.SUCCESS] + odds[Grade.CRITICAL])
 
 
 NPCS = {npc.name: npc for npc in (AggressiveSkirmishNpc, CautiousSkirmishNpc, ExpertSkirmishNpc)}

@@ -9,12 +9,15 @@ is hidden but future dice (§10 #20).
 
 from __future__ import annotations
 
+from collections import Counter
+from functools import lru_cache
+
 import numpy as np
 
-from duelo.envs.core.observation import ObservationSpec, ObsKey, grid, one_hot
+from duelo.envs.core.observation import MAX_CACHED, ObservationSpec, ObsKey, grid, one_hot
 from duelo.envs.liminal.mob import attack_level
 from duelo.envs.liminal.observation import TURN, WEAPON_FIELDS, spare, weapon_row
-from duelo.envs.liminal.setup import SKILLS, Strength
+from duelo.envs.liminal.setup import SKILLS, Character, Strength
 from duelo.envs.liminal.skirmish_setup import MAX_MOB, MAX_SIDE
 from duelo.envs.liminal.skirmish_state import SkirmishState
 from duelo.envs.liminal.state import Phase
@@ -148,6 +151,16 @@ _WIDTH = {key.name: key.size // key.shape[0] for key in SKIRMISH_SPEC.keys if ke
 """The entries a row holds in each key of a row per slot."""
 
 
+@lru_cache(maxsize=MAX_CACHED)
+def _skills(character: Character) -> list[int]:
+    """A stat block's skills, read once (bounded: each new catalog brings new blocks)."""
+    return [getattr(character, skill) for skill in SKILLS]
+
+
+_weapon = lru_cache(maxsize=MAX_CACHED)(weapon_row)
+"""A weapon's row, computed once."""
+
+
 def observe_skirmish(
     state: SkirmishState,
     seat: int,
@@ -169,6 +182,8 @@ def observe_skirmish(
     places = {unit: i for i, unit in enumerate(state.order)}
     ahead = 1 if state.sides[seat] == 0 else -1
     first = set(state.crit_first + state.crit_first_next)
+    alive = [state.active(unit) for unit in range(len(state.positions))]
+    crowd = Counter(p for p, up in zip(state.positions, alive, strict=True) if up)
     for row, other in enumerate(rows):
         if other is None:
             continue
@@ -178,10 +193,10 @@ def observe_skirmish(
         out[at["status"] + row * len(STATUS) + int(state.standing[other])] = 1
         out[at["hp"] + row] = max(fighter.endurance, 0)
         out[at["hp_max"] + row] = character.endurance_max
-        put("skills", row, [getattr(character, skill) for skill in SKILLS])
+        put("skills", row, _skills(character))
         put("traits", row, [strength_bonus[character.strength], character.defence_bonus])
-        put("held", row, weapon_row(fighter.weapon))
-        put("spare", row, weapon_row(spare(fighter)))
+        put("held", row, _weapon(fighter.weapon))
+        put("spare", row, _weapon(spare(fighter)))
         put(
             "flags",
             row,
@@ -213,7 +228,7 @@ def observe_skirmish(
         offset = (state.positions[other] - state.positions[seat]) * ahead
         out[at["offset"] + row] = max(-FAR, min(FAR, offset))
         out[at["range"] + row] = min(FAR, state.between(seat, other))
-        out[at["tight"] + row] = state.active(other) and state.crowded(other)
+        out[at["tight"] + row] = alive[other] and crowd[state.positions[other]] > 1  # §13.3
         bound = state.must_target.get(other)
         out[at["bound_to"] + row] = row_of[bound] + 1 if bound in row_of else 0
     for index, group in enumerate(state.groups):
