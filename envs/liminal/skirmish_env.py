@@ -142,7 +142,7 @@ class LiminalSkirmishEnv(DuelEnv):
     | `group_level` | 4 | attack level (1 per 2 standing, at most 3), by group |
     | `group_armed` | 4 | 1 if armed (1d6+1), by group |
     | `group_hero` | 4 | row + 1 of the hero it is assigned to, by group |
-    | `group_acted` | 4 | 1 if it attacked this round, by group |
+    | `group_acted` | 4 | 1 if it has had its turn this round, by group |
     | `group_place` | 4 | place in this round's order, 1 = first, by group |
     | `group_offset` | 4 | position less the observer's, toward the enemy positive, by group |
     | `group_range` | 4 | range from the observer, by group |

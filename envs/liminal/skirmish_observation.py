@@ -97,7 +97,7 @@ SKIRMISH_SPEC = ObservationSpec(
         _per_group("group_level", "attack level (1 per 2 standing, at most 3)", 0, 3),
         _per_group("group_armed", "1 if armed (1d6+1)", 0, 1),
         _per_group("group_hero", "row + 1 of the hero it is assigned to", 0, _R),
-        _per_group("group_acted", "1 if it attacked this round", 0, 1),
+        _per_group("group_acted", "1 if it has had its turn this round", 0, 1),
         _per_group("group_place", "place in this round's order, 1 = first", 0, 2 * _R),
         _per_group(
             "group_offset", "position less the observer's, toward the enemy positive", -FAR, FAR

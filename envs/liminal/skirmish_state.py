@@ -123,7 +123,7 @@ class Standing(IntEnum):
 @dataclass
 class Group:
     """One mob group (§13.6): its members' Endurance in list order, the hero it is
-    assigned to (a party seat) and whether it has attacked this round."""
+    assigned to (a party seat) and whether it has had its turn this round."""
 
     hero: int
     members: list[int]
