@@ -11,6 +11,7 @@ import pytest
 
 from duelo.envs.core.dice import chance_outcomes
 from duelo.envs.core.testing import ScriptedDuel, check_ruleset
+from duelo.envs.liminal.odds import Grade, chances
 from duelo.envs.liminal.setup import Character
 from duelo.envs.liminal.skirmish import LiminalSkirmishRuleset
 from duelo.envs.liminal.skirmish_odds import all_before, before_chances
@@ -137,6 +138,26 @@ def test_a_shot_at_an_individual_in_a_tight_group_takes_minus_2() -> None:
     duel.act(ID["SHOOT_E0"], 4, 4)
     assert "picked out of a tight group -2" in duel.log()
     assert "= 8 vs 9 -> miss" in duel.log()
+
+
+@pytest.mark.parametrize(("ally_at", "bonus"), [(0, 0), (1, 2)])
+def test_the_tight_group_in_exact_odds(ally_at: int, bonus: int) -> None:
+    """§13.3 exactly: the gunman's shot (Shoot 2) at the thug (CL 8 + 1) hits with
+    P(2d6 + 2 - 2 >= 9) = 10/36 when the duelist stands with the thug, 21/36 when it
+    stands a step away; every outcome of the engine's own dice counted."""
+    scenario = skirmish([("gunman", 2), ("duelist", ally_at)], [("thug", 0)])
+    duel = scripted(scenario, [6, 6, 6, 6])
+    duel.act(ID["HOLD"])
+    ruleset, state = duel.ruleset, duel.state
+
+    def shot(dice: Any) -> bool:
+        after = state.clone()
+        ruleset.apply(after, 0, ID["SHOOT_E0"], dice)
+        return after.hit is not None or after.fighters[2].endurance < 9  # a critical waits
+
+    hit = sum((p for p, wounded in chance_outcomes(shot) if wounded), start=Fraction(0))
+    odds = chances(bonus, 9)
+    assert hit == odds[Grade.SUCCESS] + odds[Grade.CRITICAL] == Fraction(10 + 11 * bonus // 2, 36)
 
 
 def test_a_melee_blow_picks_its_opponent_unless_the_option_says_otherwise() -> None:
