@@ -92,3 +92,15 @@ def test_every_shipped_entry_has_a_name(name: str) -> None:
     spec = SYSTEMS[name].ruleset().observation_spec
     names = spec.field_names()
     assert len(names) == spec.size and len(set(names)) == spec.size
+
+
+@pytest.mark.parametrize("name", list(SYSTEMS))
+def test_a_reader_reads_many_entries_as_it_reads_each(name: str) -> None:
+    ruleset = SYSTEMS[name].ruleset()
+    spec = ruleset.observation_spec
+    read = spec.read(spec.view(ruleset.observe(ruleset.new_duel(GeneratorDice(5)), 0)))
+    entries = tuple(reversed(list(spec.entries)))
+    assert read.many(entries) == [read(key, field) for key, field in entries]
+    assert read.many(entries) == [read(key, field) for key, field in entries]  # remembered
+    with pytest.raises(KeyError, match="no observation key"):
+        read.many((("no_such_key", None),))

@@ -152,7 +152,7 @@ def observe_skirmish(state: SkirmishState, seat: int, round_cap: int) -> np.ndar
         ]
     lighting = state.options.lighting
     out[at["lighting"] : at["lighting"] + len(LIGHTING)] = [lighting == each for each in LIGHTING]
-    return np.array(out, dtype=np.float32)
+    return SKIRMISH_SPEC.pack(out)
 
 
 def _status(state: SkirmishState, seat: int) -> int:

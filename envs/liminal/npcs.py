@@ -84,41 +84,43 @@ class Side:
     @classmethod
     def of(cls, read: FieldReader, side: str, mob: bool = False, flags: str = "status") -> Side:
         """`side`'s row of the observation (`flags`: the key of its status flags)."""
-        weapons: dict[str, Weapon | None] = {}
-        for key in ("held", "spare"):
-            weapons[key] = None
-            if read(key, f"{side}.present"):
-                adjacent, near, medium, far = (
-                    bool(read(key, f"{side}.{b}")) for b in ("adjacent", "near", "medium", "far")
+        values = read.many(_row_entries(side, flags))
+        weapons: list[Weapon | None] = []
+        for at in (0, len(_WEAPON_READ)):
+            present, melee, bonus, adjacent, near, medium, far, penalty, tier = values[
+                at : at + len(_WEAPON_READ)
+            ]
+            weapons.append(
+                Weapon(
+                    melee=bool(melee),
+                    bonus=int(bonus),
+                    bands=(bool(adjacent), bool(near), bool(medium), bool(far)),
+                    adjacent_penalty=int(penalty),
+                    tier=int(tier),
                 )
-                weapons[key] = Weapon(
-                    melee=bool(read(key, f"{side}.melee")),
-                    bonus=int(read(key, f"{side}.bonus")),
-                    bands=(adjacent, near, medium, far),
-                    adjacent_penalty=int(read(key, f"{side}.adjacent_penalty")),
-                    tier=int(read(key, f"{side}.tier")),
-                )
-
-        def status(name: str) -> bool:
-            return bool(read(flags, f"{side}.{name}"))
-
+                if present
+                else None
+            )
+        rest = values[2 * len(_WEAPON_READ) :]
+        melee_skill, shoot, athletics, defence_bonus, talent, hp, hp_max = rest[:7]
+        defending, perfect_cover, in_cover, high_ground, unseen, shaken = map(bool, rest[7:13])
         return cls(
-            melee=int(read("skills", f"{side}.melee")),
-            shoot=int(read("skills", f"{side}.shoot")),
-            athletics=int(read("skills", f"{side}.athletics")),
-            defence_bonus=int(read("traits", f"{side}.defence_bonus")),
-            talent=int(read("traits", f"{side}.melee_damage_bonus")),
-            hp=read("hp", side),
-            hp_max=read("hp_max", side),
-            held=weapons["held"],
-            spare=weapons["spare"],
-            drew=side == "self" and bool(read("turn", "drew")),
-            defending=status("defending"),
-            perfect_cover=status("perfect_cover"),
-            in_cover=status("in_cover"),
-            high_ground=status("high_ground"),
-            unseen=status("unseen"),
-            shaken=status("shaken"),
+            melee=int(melee_skill),
+            shoot=int(shoot),
+            athletics=int(athletics),
+            defence_bonus=int(defence_bonus),
+            talent=int(talent),
+            hp=hp,
+            hp_max=hp_max,
+            held=weapons[0],
+            spare=weapons[1],
+            drew=side == "self" and bool(rest[13]),
+            defending=defending,
+            perfect_cover=perfect_cover,
+            in_cover=in_cover,
+            high_ground=high_ground,
+            unseen=unseen,
+            shaken=shaken,
             mob=mob,
         )
 
@@ -223,6 +225,37 @@ class Side:
             return 0.0
         melee = self.melee_attack(target) if distance == 0 else 0.0
         return max(melee, self.ranged_attack(target, distance))
+
+
+_WEAPON_READ = (
+    "present",
+    "melee",
+    "bonus",
+    "adjacent",
+    "near",
+    "medium",
+    "far",
+    "adjacent_penalty",
+    "tier",
+)
+_STATUS_READ = ("defending", "perfect_cover", "in_cover", "high_ground", "unseen", "shaken")
+
+
+@lru_cache(maxsize=64)
+def _row_entries(side: str, flags: str) -> tuple[tuple[str, str | None], ...]:
+    """What `Side.of` reads of `side`'s row, in its order (the turn's draw last)."""
+    return (
+        *((key, f"{side}.{name}") for key in ("held", "spare") for name in _WEAPON_READ),
+        ("skills", f"{side}.melee"),
+        ("skills", f"{side}.shoot"),
+        ("skills", f"{side}.athletics"),
+        ("traits", f"{side}.defence_bonus"),
+        ("traits", f"{side}.melee_damage_bonus"),
+        ("hp", side),
+        ("hp_max", side),
+        *((flags, f"{side}.{name}") for name in _STATUS_READ),
+        ("turn", "drew"),
+    )
 
 
 FISTS = Weapon(melee=True, bonus=0, bands=(True, False, False, False), adjacent_penalty=0, tier=0)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -58,9 +58,6 @@ class Team:
         self.read: FieldReader = SKIRMISH_SPEC.read(observation)
         read = self.read
         self.me = Side.of(read, "self", flags="flags")
-        self.me_moved = self.me.moved()
-        """Itself after a step: cover and high ground are lost (§10 #24)."""
-        self.offset = 0
         self.allies = [
             row for row in ALLY_ROWS if read("present", row) and read("status", f"{row}.active")
         ]
@@ -101,6 +98,11 @@ class Team:
             )
             hero = ROWS[int(read("group_hero", row)) - 1]
             self.foes.append(Foe(f"M{k}", mob, int(read("group_offset", row)), False, hero))
+
+    @cached_property
+    def me_moved(self) -> Side:
+        """Itself after a step: cover and high ground are lost (§10 #24)."""
+        return self.me.moved()
 
     def struck(self) -> Foe | None:
         """The foe an attack critical struck (the `struck` key)."""

@@ -161,6 +161,14 @@ _weapon = lru_cache(maxsize=MAX_CACHED)(weapon_row)
 """A weapon's row, computed once."""
 
 
+_ROW_AT = [
+    {key.name: _AT[key.name] + row * _WIDTH[key.name] for key in SKIRMISH_SPEC.keys}
+    for row in range(_R)
+]
+"""Where each key's entries for an individual row start (the vector is written a
+decision at a time, so the sums are done once)."""
+
+
 def observe_skirmish(
     state: SkirmishState,
     seat: int,
@@ -183,54 +191,53 @@ def observe_skirmish(
     ahead = 1 if state.sides[seat] == 0 else -1
     first = set(state.crit_first + state.crit_first_next)
     alive = [state.active(unit) for unit in range(len(state.positions))]
-    crowd = Counter(p for p, up in zip(state.positions, alive, strict=True) if up)
+    positions = state.positions
+    crowd = Counter(p for p, up in zip(positions, alive, strict=True) if up)
+    here = positions[seat]
     for row, other in enumerate(rows):
         if other is None:
             continue
         fighter = state.fighters[other]
         character = fighter.character
-        out[at["present"] + row] = 1
-        out[at["status"] + row * len(STATUS) + int(state.standing[other])] = 1
-        out[at["hp"] + row] = max(fighter.endurance, 0)
-        out[at["hp_max"] + row] = character.endurance_max
-        put("skills", row, _skills(character))
-        put("traits", row, [strength_bonus[character.strength], character.defence_bonus])
-        put("held", row, _weapon(fighter.weapon))
-        put("spare", row, _weapon(spare(fighter)))
-        put(
-            "flags",
-            row,
-            [
-                bool(fighter.dropped),
-                fighter.defending,
-                fighter.perfect_cover,
-                fighter.in_cover,
-                fighter.high_ground,
-                fighter.unseen,
-                fighter.shaken,
-                fighter.acted_this_round,
-                other in first,
-            ],
-        )
-        band = (
-            0
-            if other in holders
-            else 1
-            if state.sides[other] == 0 and state.before[other]
-            else 2
-            if state.sides[other] == 1
-            else 3
-        )
-        out[at["initiative"] + row * len(BANDS) + band] = 1
+        start = _ROW_AT[row]
+        out[start["present"]] = 1
+        out[start["status"] + int(state.standing[other])] = 1
+        out[start["hp"]] = max(fighter.endurance, 0)
+        out[start["hp_max"]] = character.endurance_max
+        for key, values in (
+            ("skills", _skills(character)),
+            ("traits", [strength_bonus[character.strength], character.defence_bonus]),
+            ("held", _weapon(fighter.weapon)),
+            ("spare", _weapon(spare(fighter))),
+            (
+                "flags",
+                [
+                    bool(fighter.dropped),
+                    fighter.defending,
+                    fighter.perfect_cover,
+                    fighter.in_cover,
+                    fighter.high_ground,
+                    fighter.unseen,
+                    fighter.shaken,
+                    fighter.acted_this_round,
+                    other in first,
+                ],
+            ),
+        ):
+            at_key = start[key]
+            out[at_key : at_key + len(values)] = values
+        side = state.sides[other]
+        band = 0 if other in holders else 2 if side == 1 else 1 if state.before[other] else 3
+        out[start["initiative"] + band] = 1
         if other in places:
-            out[at["place"] + row] = places[other] + 1
-        out[at["current"] + row] = not over and state.current == other
-        offset = (state.positions[other] - state.positions[seat]) * ahead
-        out[at["offset"] + row] = max(-FAR, min(FAR, offset))
-        out[at["range"] + row] = min(FAR, state.between(seat, other))
-        out[at["tight"] + row] = alive[other] and crowd[state.positions[other]] > 1  # §13.3
+            out[start["place"]] = places[other] + 1
+        out[start["current"]] = not over and state.current == other
+        there = positions[other]
+        out[start["offset"]] = max(-FAR, min(FAR, (there - here) * ahead))
+        out[start["range"]] = min(FAR, abs(there - here))
+        out[start["tight"]] = alive[other] and crowd[there] > 1  # §13.3
         bound = state.must_target.get(other)
-        out[at["bound_to"] + row] = row_of[bound] + 1 if bound in row_of else 0
+        out[start["bound_to"]] = row_of[bound] + 1 if bound in row_of else 0
     for index, group in enumerate(state.groups):
         unit = state.seats + index
         out[at["group_present"] + index] = 1
@@ -266,4 +273,4 @@ def observe_skirmish(
         deciding and state.moved,
         me.drew_this_round,
     ]
-    return np.array(out, dtype=np.float32)
+    return SKIRMISH_SPEC.pack(out)
