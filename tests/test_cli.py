@@ -319,7 +319,7 @@ def test_help_shows_the_defaults(
         main(["tournament", "--help"])
     text = capsys.readouterr().out
     for default in (
-        "default: the system's, 2000",
+        "default: the system's: 2000",
         "(default: duelo-tournament)",
         "(default: local)",
     ):
