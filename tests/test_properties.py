@@ -89,6 +89,28 @@ VARIANTS += [
             },
         },
     ),
+    (
+        "liminal_skirmish",
+        {
+            "scenario": "mob",
+            "options": {
+                "taunt_duration": "until_next_attack",
+                "rebalance_on_wipe": True,
+                "spill_across_groups": True,
+            },
+        },
+    ),
+    (
+        "liminal_skirmish",
+        {
+            "scenario": "outnumbered",
+            "options": {
+                "adjacent_penalty": "target_only",
+                "group_penalty_melee": True,
+                "crit_choice": "fixed",
+            },
+        },
+    ),
 ]
 
 

@@ -104,6 +104,11 @@ class LiminalSkirmishRuleset(LiminalRuleset):
             require_known("improvised", catalog.weapons, "the armed mob's weapon", "weapon")
             self.mob_weapon = catalog.weapons["improvised"]  # seed L83: 1d6+1 armed
         self.options = options_of(SkirmishOptions, options, "liminal skirmish options")
+        if self.options.initiative_mode != "roller":
+            raise ConfigError(
+                "liminal skirmish options: initiative_mode is the duel's; in a skirmish the "
+                "party rolls against the best enemy Perception (§13.2)"
+            )
         self.round_cap = self.options.round_cap
         self.catalog = catalog  # type: ignore[assignment]  # its weapons read as the duel's
         self.unarmed = catalog.weapons["unarmed"]
@@ -303,13 +308,15 @@ class LiminalSkirmishRuleset(LiminalRuleset):
         state.say(seat, "{}'s turn", fighter.name)
 
     def _finish_turn(self, state: SkirmishState, dice: Dice) -> None:
-        """The turn is over: a "next target" obligation is spent (§13.4), a shaken
-        fighter steady again (§10 #21); unless the fight ended, the next unit."""
+        """The turn is over: a "next target" obligation is spent (§13.4; with
+        `taunt_duration` "until_next_attack", only by an attack), a shaken fighter
+        steady again (§10 #21); unless the fight ended, the next unit."""
         seat = state.current
         fighter = state.fighters[seat]
         fighter.acted_this_round = True
         fighter.shaken = False
-        state.must_target.pop(seat, None)
+        if state.rulings.taunt_duration == "next_turn":
+            state.must_target.pop(seat, None)
         state.phase, state.hit = Phase.MAIN, None
         if state.result is None:
             self._next_unit(state, dice)
@@ -449,6 +456,7 @@ class LiminalSkirmishRuleset(LiminalRuleset):
     # --- the turn's action (§5) ------------------------------------------------------
 
     def _strike(self, state: SkirmishState, seat: int, unit: int, melee: bool, dice: Dice) -> None:
+        state.must_target.pop(seat, None)  # §13.4: the attack it owed is made
         me = state.fighters[seat]
         weapon = self._melee_weapon(me) if melee else self._gun(state, me, seat, unit)
         assert weapon is not None  # the mask allows only attacks with a weapon at hand
@@ -624,6 +632,8 @@ class LiminalSkirmishRuleset(LiminalRuleset):
         for index, each in enumerate(groups, start=first):
             if not each.standing:
                 state.must_target.pop(state.seats + index, None)  # wiped: nothing owed
+                if state.rulings.rebalance_on_wipe and state.active(each.hero):
+                    self._refill(state, each)
         group = state.groups[first]
         state.say(
             None,
@@ -720,7 +730,9 @@ class LiminalSkirmishRuleset(LiminalRuleset):
         strike from near, a strike adjacent; it never retreats."""
         group = state.group_of(unit)
         assert group is not None
-        target = state.must_target.pop(unit, group.hero)
+        target = state.must_target.get(unit, group.hero)
+        if state.rulings.taunt_duration == "next_turn":
+            state.must_target.pop(unit, None)
         distance = state.between(unit, target)
         state.say(None, "The mob group of {}'s turn", state.fighters[group.hero].name)
         if distance >= FAST_STEPS:
@@ -734,6 +746,7 @@ class LiminalSkirmishRuleset(LiminalRuleset):
             if distance == 1:
                 self._group_step(state, unit, target, 1)
             if not state.fighters[target].perfect_cover:
+                state.must_target.pop(unit, None)  # §13.4: the attack it owed is made
                 self._group_attack(state, unit, target, dice)
         group.acted = True
 
@@ -792,7 +805,6 @@ class LiminalSkirmishRuleset(LiminalRuleset):
         source = next((g for g in state.groups if g.hero == hero), None)
         if source is None:
             return
-        source_unit = state.seats + state.groups.index(source)
         for i, endurance in enumerate(source.members):
             if endurance <= 0:
                 continue
@@ -800,18 +812,35 @@ class LiminalSkirmishRuleset(LiminalRuleset):
             if not open_groups:
                 return
             into = min(open_groups, key=lambda g: (g.standing, g.hero))
-            if into.standing == 0:
-                state.positions[state.seats + state.groups.index(into)] = state.positions[
-                    source_unit
-                ]
-            into.members.append(endurance)
-            source.members[i] = 0
-            state.say(
-                None,
-                "A member of the mob turns to {} ({} standing there)",
-                state.fighters[into.hero].name,
-                into.standing,
-            )
+            self._move_member(state, source, i, into)
+
+    def _refill(self, state: SkirmishState, wiped: Group) -> None:
+        """Option `rebalance_on_wipe` (§13.6): a group wiped while its hero stands takes
+        members from the largest group of a standing hero (ties: the lower hero slot),
+        its last standing one each time, until no group has two more than it."""
+        while True:
+            donors = [g for g in state.groups if g is not wiped and state.active(g.hero)]
+            donor = max(donors, key=lambda g: (g.standing, -g.hero), default=None)
+            if donor is None or donor.standing <= wiped.standing + 1:
+                return
+            last = max(i for i, endurance in enumerate(donor.members) if endurance > 0)
+            self._move_member(state, donor, last, wiped)
+
+    def _move_member(self, state: SkirmishState, source: Group, index: int, into: Group) -> None:
+        """A standing member leaves `source` for the end of `into`'s list; a group that
+        had none standing takes the place it comes from."""
+        if into.standing == 0:
+            state.positions[state.seats + state.groups.index(into)] = state.positions[
+                state.seats + state.groups.index(source)
+            ]
+        into.members.append(source.members[index])
+        source.members[index] = 0
+        state.say(
+            None,
+            "A member of the mob turns to {} ({} standing there)",
+            state.fighters[into.hero].name,
+            into.standing,
+        )
 
     # --- the end (§13.7) -----------------------------------------------------------
 

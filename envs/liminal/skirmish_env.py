@@ -179,7 +179,7 @@ class LiminalSkirmishEnv(DuelEnv):
     - `scenario`: a skirmish id or a `SkirmishScenario`; `fighters`: a character id
       for every individual, the party's first; `options`: `SkirmishOptions` fields
       (the duel's rulings and §13's: `adjacent_penalty`, `group_penalty_melee`,
-      `spill_across_groups`).
+      `taunt_duration`, `rebalance_on_wipe`, `spill_across_groups`).
     - `learner_seat`, `illegal_action`, `illegal_penalty`, `flat_observation`,
       `render_mode` (`"ansi"`): see `DuelEnv`.
 
@@ -196,12 +196,14 @@ class LiminalSkirmishEnv(DuelEnv):
     (§13.2, S13-1); a target slot for every attack and demand, -2 to pick an
     individual out of a tight group with a shot (§13.3); the critical "become the
     next target of the enemy you choose", binding that enemy's next turn, a mob
-    group's attack included (§13.4, S13-3); the defensive critical "let an ally
-    withdraw" (§13.5); a mob split among the heroes, one attack a group a round,
-    damage spilling within a group, the fallen hero's members moved to the smallest
-    groups, the whole mob broken by a demand once half of it is down, and the
-    healers' Medicine after the fight (§13.6, S13-2); the end when a side is out and
-    the halved stake of a side that all withdrew (§13.7).
+    group's attack included, or until its next attack (`taunt_duration`) (§13.4,
+    S13-3); the defensive critical "let an ally withdraw" (§13.5); a mob split among
+    the heroes, one attack a group a round, damage spilling within a group, the
+    fallen hero's members moved to the smallest groups (a group wiped while its hero
+    stands refilled with `rebalance_on_wipe`), the whole mob broken by a demand once
+    half of it is down, and the healers' Medicine after the fight (§13.6, S13-2);
+    the end when a side is out and the halved stake of a side that all withdrew
+    (§13.7).
 
     Left out, and why:
     - `party_side` and `within_band_order` (§13.2): the scenario's side A is the
@@ -210,11 +212,8 @@ class LiminalSkirmishEnv(DuelEnv):
     - Arrivals mid-fight (§13.2): no Liminal scenario has one (the Infierno
       skirmish plays them).
     - `mob_split_over = "pcs_only"` (§13.6): stat blocks do not say who is a PC.
-    - `rebalance_on_wipe` (§13.6): a group wiped while its hero stands is not
-      refilled, the digest's default.
-    - `taunt_duration = "until_next_attack"` (§13.4) and `reward_mode =
-      "individual"` (§13.7): the digest's defaults are played (one turn; the team
-      reward, which the core scores by side).
+    - `reward_mode = "individual"` (§13.7): the team reward is played; the core
+      scores sides, not fighters.
     - A learned mob: the groups play the digest's scripted mob (§12) so that every
       seat is an individual a policy plays.
 

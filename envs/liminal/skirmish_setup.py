@@ -64,6 +64,12 @@ class SkirmishOptions(LiminalOptions):
     group_penalty_melee: bool = False
     """§13.3: picking one out of a tight group (-2) applies to melee attacks too (off:
     to shots only; at arm's length you pick your opponent)."""
+    taunt_duration: Literal["next_turn", "until_next_attack"] = "next_turn"
+    """§13.4: an enemy drawn by "become the next target" must name the critter during
+    its next turn, or until it next attacks (a mob group: until its next attack)."""
+    rebalance_on_wipe: bool = False
+    """§13.6: a group wiped out while its hero stands takes members from the largest
+    groups until no group has two more (off: the hero earned the rest)."""
     spill_across_groups: bool = False
     """§13.6: damage left over when a mob group is empty spills to the next group
     (off: it is lost; the groups stand apart, each around its hero)."""

@@ -9,6 +9,7 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
+from duelo.envs.core.config import ConfigError
 from duelo.envs.core.dice import chance_outcomes
 from duelo.envs.core.testing import ScriptedDuel, check_ruleset
 from duelo.envs.liminal.odds import Grade, chances
@@ -417,6 +418,7 @@ def test_every_scenario_passes_the_ruleset_checks(scenario: str) -> None:
     [
         {"adjacent_penalty": "target_only", "group_penalty_melee": True},
         {"spill_across_groups": True, "crit_choice": "fixed"},
+        {"taunt_duration": "until_next_attack", "rebalance_on_wipe": True},
     ],
 )
 def test_the_options_pass_the_ruleset_checks(options: dict[str, Any]) -> None:
@@ -436,3 +438,47 @@ def test_the_gymnasium_env_reports_the_mob_aftermath_in_info() -> None:
     assert {"members_downed", "members_saved"} <= set(info)
     assert 0 <= info["members_saved"] <= info["members_downed"] <= 10
     assert reward in (-1.0, -0.5, 0.0, 0.5, 1.0)
+
+
+def test_a_drawn_enemy_stays_bound_until_its_next_attack_with_the_option() -> None:
+    """§13.4 option `taunt_duration`: "next_turn" ends the obligation with V's next
+    turn, an attack or not; "until_next_attack" keeps it until V attacks."""
+    for duration, kept in (("next_turn", False), ("until_next_attack", True)):
+        duel = scripted(
+            S13_3, [6, 6, 1, 1], (ANA, BEA, "thug", "supernatural"), taunt_duration=duration
+        )
+        duel.act(ID["HOLD"])
+        duel.act(ID["MELEE_E0"], 6, 6)
+        duel.act(ID["CRIT_TARGET_ME_E1"], 4)
+        for _ in range(2):  # T, then V, pass
+            duel.act(ID["HOLD"])
+            duel.act(ID["PASS"])
+        state = state_of(duel)
+        assert (state.must_target == {3: 0}) is kept
+        for _ in range(3):  # Bea, then round 2: Ana and T
+            duel.act(ID["HOLD"])
+            duel.act(ID["PASS"])
+        duel.act(ID["HOLD"])  # V
+        assert duel.mask()[ID["MELEE_E1"]] is not kept
+        duel.act(ID["MELEE_E0"], 1, 1)  # a miss, but the attack it owed
+        assert state.must_target == {}
+
+
+def test_a_group_wiped_while_its_hero_stands_is_refilled_with_the_option() -> None:
+    """§13.6 option `rebalance_on_wipe`: the duelist's 3+3 + 3 + 2 = 11 vs 8 hits its
+    group of two for 6 + 3 = 9; refilled, it takes one member from the thug's group."""
+    scenario = skirmish(
+        [("duelist", 0), ("thug", 0)], [("gunman", 5)], MobPost(members=4, distance=0)
+    )
+    for refill, standing in ((False, [0, 2]), (True, [1, 1])):
+        duel = scripted(scenario, [6, 6, 6, 6], rebalance_on_wipe=refill)
+        duel.act(ID["HOLD"])
+        duel.act(ID["MELEE_M0"], 3, 3, 6)
+        assert [g.standing for g in state_of(duel).groups] == standing
+
+
+def test_the_duels_initiative_mode_is_refused_by_name() -> None:
+    """§13.2 replaces the duel's initiative: its option would change nothing, so it is
+    refused rather than ignored."""
+    with pytest.raises(ConfigError, match="initiative_mode"):
+        LiminalSkirmishRuleset("two_on_two", options={"initiative_mode": "opposed"})
