@@ -284,6 +284,18 @@ def pair_of(value: Any, cls: type[T], lookup: Callable[[str], T], what: str) -> 
     return first, second
 
 
+def party_of(
+    value: Any, count: int, cls: type[T], lookup: Callable[[str], T], order: str
+) -> tuple[T, ...]:
+    """The `count` fighters of a skirmish, each given by id or as the dataclass, in the
+    scenario's seat `order` (said in the error)."""
+    if not isinstance(value, tuple | list) or len(value) != count:
+        raise ConfigError(
+            f"fighters must name the scenario's {count} fighters, {order}, not {shown(value)}"
+        )
+    return tuple(entry_of(v, cls, lookup, f"fighters[{i}]") for i, v in enumerate(value))
+
+
 MAX_NAME = 60
 """Characters of a name shown in the narration."""
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.config import ConfigError, entry_of, options_of
+from duelo.envs.core.config import ConfigError, entry_of, options_of, party_of
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.ruleset import fighter_names
 from duelo.envs.core.state import Outcome
@@ -77,15 +77,12 @@ class InfiernoSkirmishRuleset(InfiernoRuleset):
     ) -> None:
         catalog = catalog or load_skirmish_catalog()
         self.skirmish = entry_of(scenario, SkirmishScenario, catalog.skirmish, "scenario")
-        names = self.skirmish.fighters if fighters is None else fighters
-        if not isinstance(names, tuple | list) or len(names) != len(self.skirmish.posts):
-            raise ConfigError(
-                f"fighters must name the scenario's {len(self.skirmish.posts)} fighters, "
-                f"side A's first, not {names!r}"
-            )
-        self.characters = tuple(  # type: ignore[assignment]  # a stat block a fighter
-            entry_of(name, Character, catalog.character, f"fighters[{i}]")
-            for i, name in enumerate(names)
+        self.characters = party_of(  # type: ignore[assignment]  # a stat block a fighter
+            self.skirmish.fighters if fighters is None else fighters,
+            len(self.skirmish.posts),
+            Character,
+            catalog.character,
+            "side A's first",
         )
         self.options = options_of(SkirmishOptions, options, "infierno skirmish options")
         for seat, post in enumerate(self.skirmish.posts):

@@ -486,34 +486,50 @@ class LiminalRuleset:
     def _social(self, state: LiminalState, seat: int, dice: Dice) -> None:
         """Seed: convince an enemy to surrender, or unsettle it (§5, §10 #14)."""
         them = state.fighters[1 - seat]
+        if self._persuaded(state, seat, them, dice):
+            state.finish(Outcome(seat, f"{them.name} surrenders"))
+            return
+        self._end_turn(state)
+
+    def _persuaded(self, state: LiminalState, seat: int, them: Fighter, dice: Dice) -> bool:
+        """`seat`'s demand that `them` surrender (§5, §10 #14): social against 8 + its
+        Conviction; a success yields at the threshold, a critical also when it is
+        wounded or shaken; a success that does not yield shakes it (-2 next test)."""
         cl = STANDARD_CL + them.character.conviction
         result, _ = self._test(state, seat, "social", cl, dice, "demand surrender")
-        if result != Grade.MISS:
-            maximum = them.character.endurance_max
-            yields = them.endurance <= maximum * self.options.surrender_threshold
-            if result == Grade.CRITICAL:
-                yields = yields or them.endurance < maximum or them.shaken
-            if yields:
-                state.say(seat, "{} SURRENDERS", them.name)
-                state.finish(Outcome(seat, f"{them.name} surrenders"))
-                return
-            them.shaken = True
-            state.say(seat, "{} is shaken (-2 on the next test)", them.name)
-        self._end_turn(state)
+        if result == Grade.MISS:
+            return False
+        maximum = them.character.endurance_max
+        yields = them.endurance <= maximum * self.options.surrender_threshold
+        if result == Grade.CRITICAL:
+            yields = yields or them.endurance < maximum or them.shaken
+        if yields:
+            state.say(seat, "{} SURRENDERS", them.name)
+            return True
+        them.shaken = True
+        state.say(seat, "{} is shaken (-2 on the next test)", them.name)
+        return False
 
     def _recover(self, state: LiminalState, seat: int, dice: Dice) -> None:
         """Seed: the weapon comes back; Athletics at 12 is quick enough for another action.
         Of two knocked away, the first of the loadout comes back, the one the fighter
         started with in hand (ASSUMPTION: the seed recovers "el arma")."""
+        if not self._picked_up(state, seat, dice):
+            self._end_turn(state)
+            return
+        state.phase = Phase.BONUS  # §5: one more action this turn (the free move unused)
+
+    def _picked_up(self, state: LiminalState, seat: int, dice: Dice) -> bool:
+        """The dropped weapon back in hand, and whether the quick grab (Athletics at 12)
+        was fast enough for another action (§5, §10 #12)."""
         me = state.fighters[seat]
         me.held, me.dropped = me.dropped[0], me.dropped[1:]
         state.say(seat, "{} recovers the {}", me.name, me.carried[me.held].name)
         result, _ = self._test(state, seat, "athletics", QUICK_GRAB_CL, dice, "quick grab")
         if result == Grade.MISS:
-            self._end_turn(state)
-            return
-        state.phase = Phase.BONUS  # §5: one more action this turn (the free move unused)
+            return False
         state.say(seat, "{} grabs it fast enough to act again", me.name)
+        return True
 
     def _withdraw(self, state: LiminalState, seat: int) -> None:
         """§9, §12: leaving the fight; the rival stays, and the stake is halved."""

@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.config import ConfigError, entry_of, options_of, require_known
+from duelo.envs.core.config import ConfigError, entry_of, options_of, party_of, require_known
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.ruleset import fighter_names
 from duelo.envs.core.state import Outcome
 from duelo.envs.liminal.mob import MEMBER_ENDURANCE, attack_level
-from duelo.envs.liminal.odds import QUICK_GRAB_CL, STANDARD_CL, Grade, challenge, roll
+from duelo.envs.liminal.odds import STANDARD_CL, Grade, challenge, roll
 from duelo.envs.liminal.rules import (
     MODIFIER,
     SOCIAL_REACH,
@@ -86,15 +86,12 @@ class LiminalSkirmishRuleset(LiminalRuleset):
     ) -> None:
         catalog = catalog or load_skirmish_catalog()
         self.skirmish = entry_of(scenario, SkirmishScenario, catalog.skirmish, "scenario")
-        names = self.skirmish.fighters if fighters is None else fighters
-        if not isinstance(names, tuple | list) or len(names) != len(self.skirmish.posts):
-            raise ConfigError(
-                f"fighters must name the scenario's {len(self.skirmish.posts)} individuals, "
-                f"the party's first, not {names!r}"
-            )
-        self.characters = tuple(  # type: ignore[assignment]  # a stat block a fighter
-            entry_of(name, Character, catalog.character, f"fighters[{i}]")
-            for i, name in enumerate(names)
+        self.characters = party_of(  # type: ignore[assignment]  # a stat block a fighter
+            self.skirmish.fighters if fighters is None else fighters,
+            len(self.skirmish.posts),
+            Character,
+            catalog.character,
+            "the party's first",
         )
         for character in self.characters:
             for i, weapon_id in enumerate(character.weapons):
@@ -530,11 +527,7 @@ class LiminalSkirmishRuleset(LiminalRuleset):
 
     def _defence_of(self, state: SkirmishState, unit: int, melee: bool) -> int:
         """§3: what `unit` adds to the CL of an attack on it; a mob group 0 (§8)."""
-        if unit >= state.seats:
-            return 0
-        character = state.fighters[unit].character
-        skill = max(character.athletics, character.melee) if melee else character.athletics
-        return skill + character.defence_bonus
+        return 0 if unit >= state.seats else self._defence(state, unit, melee)
 
     def _fixed_choice(self, state: SkirmishState, hit: Hit) -> Do:
         """§10 #18: disarm a target with no other weapon to draw; else act first; else
@@ -692,35 +685,18 @@ class LiminalSkirmishRuleset(LiminalRuleset):
                 state.say(seat, "The mob does not listen")
             self._finish_turn(state, dice)
             return
-        them = state.fighters[unit]
-        cl = STANDARD_CL + them.character.conviction
-        result, _ = self._test(state, seat, "social", cl, dice, "demand surrender")
-        if result != Grade.MISS:
-            maximum = them.character.endurance_max
-            yields = them.endurance <= maximum * self.options.surrender_threshold
-            if result == Grade.CRITICAL:
-                yields = yields or them.endurance < maximum or them.shaken
-            if yields:
-                state.standing[unit] = Standing.SURRENDERED
-                state.say(seat, "{} SURRENDERS", them.name)
-                self._fell(state, unit, dice)
-            else:
-                them.shaken = True
-                state.say(seat, "{} is shaken (-2 on the next test)", them.name)
+        if self._persuaded(state, seat, state.fighters[unit], dice):
+            state.standing[unit] = Standing.SURRENDERED
+            self._fell(state, unit, dice)
         self._finish_turn(state, dice)
 
     def _recover_weapon(self, state: SkirmishState, seat: int, dice: Dice) -> None:
         """Seed: the weapon comes back; Athletics at 12 is quick enough for another
         action (§5, §10 #12, #25), the free move still unused."""
-        me = state.fighters[seat]
-        me.held, me.dropped = me.dropped[0], me.dropped[1:]
-        state.say(seat, "{} recovers the {}", me.name, me.carried[me.held].name)
-        result, _ = self._test(state, seat, "athletics", QUICK_GRAB_CL, dice, "quick grab")
-        if result == Grade.MISS:
+        if not self._picked_up(state, seat, dice):
             self._finish_turn(state, dice)
             return
         state.phase = Phase.BONUS
-        state.say(seat, "{} grabs it fast enough to act again", me.name)
 
     # --- the mob (§13.6) ------------------------------------------------------------
 

@@ -482,3 +482,10 @@ def test_the_duels_initiative_mode_is_refused_by_name() -> None:
     refused rather than ignored."""
     with pytest.raises(ConfigError, match="initiative_mode"):
         LiminalSkirmishRuleset("two_on_two", options={"initiative_mode": "opposed"})
+
+
+def test_a_wrong_party_is_refused_with_a_bounded_message() -> None:
+    """Bad input names the key and shows a bounded value, however long."""
+    with pytest.raises(ConfigError, match=r"fighters must name the scenario's 4 fighters") as e:
+        LiminalSkirmishRuleset("two_on_two", fighters=("thug",) * 10_000)
+    assert len(str(e.value)) < 300
