@@ -101,6 +101,22 @@ VARIANTS += [
         },
     ),
     (
+        "esgrima_skirmish",
+        {
+            "scenario": "three_on_three",
+            "options": {
+                "pj_tie": "agree",
+                "handover_in_hand": True,
+                "suppress_timing": "after",
+                "bodies_block": True,
+            },
+        },
+    ),
+    (
+        "esgrima_skirmish",
+        {"scenario": "ambush", "options": {"delay": "all", "light_reload": "action"}},
+    ),
+    (
         "liminal_skirmish",
         {
             "scenario": "outnumbered",

@@ -60,6 +60,106 @@ def _open(state: SkirmishState, start: int, end: int) -> bool:
     return min(start, end) not in state.blocked
 
 
+def needs_loading(weapon: Weapon, options: EsgrimaOptions) -> bool:
+    """Heavy ranged always; light ranged only with `light_reload = action` (§5)."""
+    return weapon.cls == WeaponClass.HEAVY_RANGED or (
+        weapon.cls == WeaponClass.LIGHT_RANGED and options.light_reload == "action"
+    )
+
+
+def next_weapon(fighter: Combatant) -> int | None:
+    """The weapon a Draw takes in hand: the next carried one, not lost (§5)."""
+    count = len(fighter.weapons)
+    start = -1 if fighter.in_hand is None else fighter.in_hand
+    for step in range(1, count + 1):
+        index = (start + step) % count
+        if index != fighter.in_hand and not fighter.weapons[index].lost:
+            return index
+    return None
+
+
+def hurt(state: Any, seat: int, damage: int) -> None:
+    """One hit of `damage` PG on `seat` through its armour (§7), narrated."""
+    target: Combatant = state.fighters[seat]
+    before = target.body.armour_pts
+    target.body.take_damage(damage)
+    state.say(
+        seat,
+        "{} PG at {}: armour {} -> {}, PG {}/{}",
+        damage,
+        target.name,
+        before,
+        target.body.armour_pts,
+        target.body.pg,
+        target.body.pg_max,
+    )
+
+
+OWN_ACTIONS = frozenset({"EVADE", "DRAW_WEAPON", "RELOAD", "FOCALIZAR", "TAKE_COVER", "HIDE"})
+"""The Actions that act on their actor alone, alike one on one and in group play (§5):
+`own_action` resolves them by name."""
+
+
+def own_action(
+    state: Any, seat: int, name: str, dice: Dice, foco: bool, options: EsgrimaOptions
+) -> None:
+    """Resolve one of `OWN_ACTIONS` for `seat` (seed: Acciones en combate)."""
+    me: Combatant = state.fighters[seat]
+    c = me.character
+    if name == "EVADE":
+        me.evading = True
+        state.say(seat, "{} gets ready to evade", me.name)
+    elif name == "DRAW_WEAPON":
+        drawn = next_weapon(me)
+        assert drawn is not None  # the mask offers a draw only with a weapon to draw
+        me.in_hand = drawn
+        state.say(seat, "{} draws the {}", me.name, me.weapons[drawn].weapon.name)
+    elif name == "RELOAD":
+        held = me.held
+        assert held is not None
+        if me.reload_pending:  # Recarga lenta: the next Action reloads automatically
+            held.loaded = True
+            me.reload_pending = False
+            state.say(seat, "{} finishes reloading the {}", me.name, held.weapon.name)
+        elif held.weapon.cls == WeaponClass.LIGHT_RANGED:  # light_reload = action: no Test
+            held.loaded = True
+            state.say(seat, "{} reloads the {}", me.name, held.weapon.name)
+        else:
+            ok, faces = roll_test(dice, c.tecnica, int(foco), "reload (Técnica)")
+            held.loaded = bool(ok)
+            me.reload_pending = not ok
+            state.say(
+                seat,
+                "{} reloads the {}: {}d6 {} vs {} -> {}",
+                me.name,
+                held.weapon.name,
+                len(faces),
+                faces,
+                c.tecnica,
+                "loaded" if ok else "fumbling",
+            )
+    elif name == "FOCALIZAR":
+        roll = dice.roll(6, "focalizar")
+        me.initiative += roll
+        me.foco_next = True  # seed: Foco for the next Action only
+        state.say(seat, "{} focuses: initiative +{} = {:g}, Foco", me.name, roll, me.initiative)
+    elif name == "TAKE_COVER":
+        me.in_cover = True
+        state.say(seat, "{} takes cover", me.name)
+    else:  # HIDE
+        ok, faces = roll_test(dice, c.discrecion, int(foco), "hide (Discreción)")
+        me.hidden = bool(ok)
+        state.say(
+            seat,
+            "{} tries to hide: {}d6 {} vs {} -> {}",
+            me.name,
+            len(faces),
+            faces,
+            c.discrecion,
+            "hidden" if ok else "seen",
+        )
+
+
 class EsgrimaSkirmishRuleset:
     """Esgrima skirmish between two combatants on a terrain layout (DESIGN.md layer 2).
 
@@ -148,7 +248,7 @@ class EsgrimaSkirmishRuleset:
         ranged_ready = (
             held is not None
             and not held.weapon.melee
-            and (held.loaded or not self._needs_loading(held.weapon))
+            and (held.loaded or not needs_loading(held.weapon, self.options))
         )
         toward = me.zone + (1 if them.zone > me.zone else -1)
         away = self._away_zone(state, seat)
@@ -166,8 +266,10 @@ class EsgrimaSkirmishRuleset:
             visible and ranged_ready and in_reach,  # SHOT
             visible and weapon is not None and weapon.cls == _LIGHT_MELEE,  # THROW_WEAPON
             me.body.armour != _HEAVY or me.character.shield,  # EVADE
-            self._next_weapon(me) is not None,  # DRAW_WEAPON
-            held is not None and self._needs_loading(held.weapon) and not held.loaded,  # RELOAD
+            next_weapon(me) is not None,  # DRAW_WEAPON
+            held is not None  # RELOAD
+            and needs_loading(held.weapon, self.options)
+            and not held.loaded,
             True,  # FOCALIZAR
             them.hidden and near,  # LOCATE
             ranged_ready and in_reach,  # SUPPRESSIVE_FIRE
@@ -305,22 +407,6 @@ class EsgrimaSkirmishRuleset:
 
     # --- actions -------------------------------------------------------------------
 
-    def _needs_loading(self, weapon: Weapon) -> bool:
-        """Heavy ranged always; light ranged only with `light_reload = action` (§5)."""
-        return weapon.cls == WeaponClass.HEAVY_RANGED or (
-            weapon.cls == "light_ranged" and self.options.light_reload == "action"
-        )
-
-    @staticmethod
-    def _next_weapon(fighter: Combatant) -> int | None:
-        count = len(fighter.weapons)
-        start = -1 if fighter.in_hand is None else fighter.in_hand
-        for step in range(1, count + 1):
-            index = (start + step) % count
-            if index != fighter.in_hand and not fighter.weapons[index].lost:
-                return index
-        return None
-
     @staticmethod
     def _away_zone(state: SkirmishState, seat: int) -> int | None:
         """Where Move away leads; from Adjacent, toward the side with more room (§6)."""
@@ -384,7 +470,7 @@ class EsgrimaSkirmishRuleset:
         if thrown:
             held.lost = True  # seed: lost for the rest of the combat
             me.in_hand = None
-        elif ranged and self._needs_loading(weapon):
+        elif ranged and needs_loading(weapon, self.options):
             held.loaded = False
         if ranged:
             me.used_projectiles = True
@@ -412,65 +498,15 @@ class EsgrimaSkirmishRuleset:
             )
             if saved:
                 return
-        self._hurt(state, 1 - seat, damage)
-
-    def _hurt(self, state: SkirmishState, seat: int, damage: int) -> None:
-        target = state.fighters[seat]
-        before = target.body.armour_pts
-        target.body.take_damage(damage)
-        state.say(
-            seat,
-            "{} PG at {}: armour {} -> {}, PG {}/{}",
-            damage,
-            target.name,
-            before,
-            target.body.armour_pts,
-            target.body.pg,
-            target.body.pg_max,
-        )
+        hurt(state, 1 - seat, damage)
 
     def _other(
         self, state: SkirmishState, seat: int, action: SkirmishAction, dice: Dice, foco: bool
     ) -> None:
         me, them = state.fighters[seat], state.fighters[1 - seat]
         c = me.character
-        if action == SkirmishAction.EVADE:
-            me.evading = True
-            state.say(seat, "{} gets ready to evade", me.name)
-        elif action == SkirmishAction.DRAW_WEAPON:
-            drawn = self._next_weapon(me)
-            assert drawn is not None  # the mask offers a draw only with a weapon to draw
-            me.in_hand = drawn
-            state.say(seat, "{} draws the {}", me.name, me.weapons[drawn].weapon.name)
-        elif action == SkirmishAction.RELOAD:
-            held = me.held
-            assert held is not None
-            if me.reload_pending:  # Recarga lenta: the next Action reloads automatically
-                held.loaded = True
-                me.reload_pending = False
-                state.say(seat, "{} finishes reloading the {}", me.name, held.weapon.name)
-            elif held.weapon.cls == WeaponClass.LIGHT_RANGED:  # light_reload = action: no Test
-                held.loaded = True
-                state.say(seat, "{} reloads the {}", me.name, held.weapon.name)
-            else:
-                ok, faces = roll_test(dice, c.tecnica, int(foco), "reload (Técnica)")
-                held.loaded = bool(ok)
-                me.reload_pending = not ok
-                state.say(
-                    seat,
-                    "{} reloads the {}: {}d6 {} vs {} -> {}",
-                    me.name,
-                    held.weapon.name,
-                    len(faces),
-                    faces,
-                    c.tecnica,
-                    "loaded" if ok else "fumbling",
-                )
-        elif action == SkirmishAction.FOCALIZAR:
-            roll = dice.roll(6, "focalizar")
-            me.initiative += roll
-            me.foco_next = True  # seed: Foco for the next Action only
-            state.say(seat, "{} focuses: initiative +{} = {:g}, Foco", me.name, roll, me.initiative)
+        if action.name in OWN_ACTIONS:
+            own_action(state, seat, action.name, dice, foco, self.options)
         elif action == SkirmishAction.LOCATE:
             ok, faces = roll_test(dice, c.instinto, int(foco), "locate (Instinto)")
             if ok:
@@ -488,21 +524,6 @@ class EsgrimaSkirmishRuleset:
         elif action == SkirmishAction.SUPPRESSIVE_FIRE:
             me.suppressing = them.zone  # §10 #28: the opponent's zone
             state.say(seat, "{} lays suppressive fire on zone {}", me.name, them.zone)
-        elif action == SkirmishAction.TAKE_COVER:
-            me.in_cover = True
-            state.say(seat, "{} takes cover", me.name)
-        elif action == SkirmishAction.HIDE:
-            ok, faces = roll_test(dice, c.discrecion, int(foco), "hide (Discreción)")
-            me.hidden = bool(ok)
-            state.say(
-                seat,
-                "{} tries to hide: {}d6 {} vs {} -> {}",
-                me.name,
-                len(faces),
-                faces,
-                c.discrecion,
-                "hidden" if ok else "seen",
-            )
         elif action in INTERACTIONS:
             index = next(
                 i
@@ -550,7 +571,7 @@ class EsgrimaSkirmishRuleset:
         if ok:
             for index, fighter in enumerate(state.fighters):
                 if fighter.zone == area:
-                    self._hurt(state, index, 1)
+                    hurt(state, index, 1)
 
     def _suppression(
         self, state: SkirmishState, seat: int, action: SkirmishAction, zone_before: int, dice: Dice
@@ -566,7 +587,7 @@ class EsgrimaSkirmishRuleset:
         held = shooter.held
         if held is None or held.weapon.melee or reach(held.weapon, state.distance()) is None:
             return
-        if self._needs_loading(held.weapon) and not held.loaded:
+        if needs_loading(held.weapon, self.options) and not held.loaded:
             return
         state.say(1 - seat, "{}'s suppressive fire answers", shooter.name)
         self._attack(state, 1 - seat, SkirmishAction.SHOT, dice, advantage=0, suppressive=True)

@@ -1,10 +1,13 @@
-"""Esgrima's entries in the house, the skirmish and the card duel (found by
-`duelo.envs.systems`)."""
+"""Esgrima's entries in the house: the skirmish, the card duel and fights of several a
+side (found by `duelo.envs.systems`)."""
 
 from duelo.envs.core.system import System
 from duelo.envs.esgrima import setup
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset
 from duelo.envs.esgrima.env import EsgrimaDuelEnv, EsgrimaEnv
+from duelo.envs.esgrima.group import EsgrimaGroupRuleset
+from duelo.envs.esgrima.group_env import EsgrimaSkirmishEnv
+from duelo.envs.esgrima.group_setup import MAX_SIDE, GroupOptions, load_group_catalog
 from duelo.envs.esgrima.skirmish import EsgrimaSkirmishRuleset
 
 SYSTEMS = (
@@ -37,5 +40,20 @@ SYSTEMS = (
         ),
         fast="duelo.envs.esgrima.fast_duel",
         solved="duelo.envs.esgrima.card_models",  # hidden cards: solved by their own models
+    ),
+    System(
+        id="esgrima_skirmish",
+        game="unnamed 2d6 swashbuckling system: several fighters a side",
+        name="EsgrimaSkirmish",
+        ruleset=EsgrimaGroupRuleset,
+        env=EsgrimaSkirmishEnv,
+        options=GroupOptions,
+        npcs="duelo.envs.esgrima.group_npcs:NPCS",
+        scenario_ids=lambda: load_group_catalog().skirmishes,
+        suite=tuple(
+            {"scenario": s} for s in ("two_on_two", "three_on_three", "outnumbered", "ambush")
+        ),
+        duels=200,
+        max_side=MAX_SIDE,
     ),
 )
