@@ -211,7 +211,7 @@ def _add_tournament(commands: Any, cores: int) -> Parser:
         type=bounded_int(2, MAX_DUELS),
         help=(
             f"per pairing, seats swapped (an even number up to {MAX_DUELS}; default: the "
-            "system's: 2000 for a duel, 500 or 200 for a skirmish)"
+            "system's: 2000 for a duel, 100 or 250 for a skirmish)"
         ),
     )
     tournament.add_argument(

@@ -66,33 +66,33 @@ class EsgrimaSkirmishEnv(DuelEnv):
     | 28 | LOCATE_E0 | locate enemy 0, hidden |
     | 29 | LOCATE_E1 | locate enemy 1, hidden |
     | 30 | LOCATE_E2 | locate enemy 2, hidden |
-    | 31 | SUPPRESSIVE_FIRE_M8 | suppressive fire on the zones 8 down the line |
-    | 32 | SUPPRESSIVE_FIRE_M7 | suppressive fire on the zones 7 down the line |
-    | 33 | SUPPRESSIVE_FIRE_M6 | suppressive fire on the zones 6 down the line |
-    | 34 | SUPPRESSIVE_FIRE_M5 | suppressive fire on the zones 5 down the line |
-    | 35 | SUPPRESSIVE_FIRE_M4 | suppressive fire on the zones 4 down the line |
-    | 36 | SUPPRESSIVE_FIRE_M3 | suppressive fire on the zones 3 down the line |
-    | 37 | SUPPRESSIVE_FIRE_M2 | suppressive fire on the zones 2 down the line |
-    | 38 | SUPPRESSIVE_FIRE_M1 | suppressive fire on the zone 1 down the line |
+    | 31 | SUPPRESSIVE_FIRE_M8 | suppressive fire on the zone 8 zones down |
+    | 32 | SUPPRESSIVE_FIRE_M7 | suppressive fire on the zone 7 zones down |
+    | 33 | SUPPRESSIVE_FIRE_M6 | suppressive fire on the zone 6 zones down |
+    | 34 | SUPPRESSIVE_FIRE_M5 | suppressive fire on the zone 5 zones down |
+    | 35 | SUPPRESSIVE_FIRE_M4 | suppressive fire on the zone 4 zones down |
+    | 36 | SUPPRESSIVE_FIRE_M3 | suppressive fire on the zone 3 zones down |
+    | 37 | SUPPRESSIVE_FIRE_M2 | suppressive fire on the zone 2 zones down |
+    | 38 | SUPPRESSIVE_FIRE_M1 | suppressive fire on the zone 1 zone down |
     | 39 | SUPPRESSIVE_FIRE_P0 | suppressive fire on your own zone |
-    | 40 | SUPPRESSIVE_FIRE_P1 | suppressive fire on the zone 1 up the line |
-    | 41 | SUPPRESSIVE_FIRE_P2 | suppressive fire on the zones 2 up the line |
-    | 42 | SUPPRESSIVE_FIRE_P3 | suppressive fire on the zones 3 up the line |
-    | 43 | SUPPRESSIVE_FIRE_P4 | suppressive fire on the zones 4 up the line |
-    | 44 | SUPPRESSIVE_FIRE_P5 | suppressive fire on the zones 5 up the line |
-    | 45 | SUPPRESSIVE_FIRE_P6 | suppressive fire on the zones 6 up the line |
-    | 46 | SUPPRESSIVE_FIRE_P7 | suppressive fire on the zones 7 up the line |
-    | 47 | SUPPRESSIVE_FIRE_P8 | suppressive fire on the zones 8 up the line |
+    | 40 | SUPPRESSIVE_FIRE_P1 | suppressive fire on the zone 1 zone up |
+    | 41 | SUPPRESSIVE_FIRE_P2 | suppressive fire on the zone 2 zones up |
+    | 42 | SUPPRESSIVE_FIRE_P3 | suppressive fire on the zone 3 zones up |
+    | 43 | SUPPRESSIVE_FIRE_P4 | suppressive fire on the zone 4 zones up |
+    | 44 | SUPPRESSIVE_FIRE_P5 | suppressive fire on the zone 5 zones up |
+    | 45 | SUPPRESSIVE_FIRE_P6 | suppressive fire on the zone 6 zones up |
+    | 46 | SUPPRESSIVE_FIRE_P7 | suppressive fire on the zone 7 zones up |
+    | 47 | SUPPRESSIVE_FIRE_P8 | suppressive fire on the zone 8 zones up |
     | 48 | TAKE_COVER | take cover behind an object here |
     | 49 | HIDE | hide behind an object here |
     | 50 | INTERACT_EDGE_E0 | use an object here for an edge over enemy 0 |
     | 51 | INTERACT_EDGE_E1 | use an object here for an edge over enemy 1 |
     | 52 | INTERACT_EDGE_E2 | use an object here for an edge over enemy 2 |
-    | 53 | INTERACT_AREA_M1 | use an object here to hurt the zone 1 down the line |
+    | 53 | INTERACT_AREA_M1 | use an object here to hurt the zone 1 zone down |
     | 54 | INTERACT_AREA_P0 | use an object here to hurt your own zone |
-    | 55 | INTERACT_AREA_P1 | use an object here to hurt the zone 1 up the line |
-    | 56 | INTERACT_BLOCK_M1 | use an object here to block the way to the zone 1 down the line |
-    | 57 | INTERACT_BLOCK_P1 | use an object here to block the way to the zone 1 up the line |
+    | 55 | INTERACT_AREA_P1 | use an object here to hurt the zone 1 zone up |
+    | 56 | INTERACT_BLOCK_M1 | use an object here to close the way to the zone 1 zone down |
+    | 57 | INTERACT_BLOCK_P1 | use an object here to close the way to the zone 1 zone up |
     | 58 | CANCEL_EDGE_E0 | cancel the edge enemy 0 holds over you |
     | 59 | CANCEL_EDGE_E1 | cancel the edge enemy 1 holds over you |
     | 60 | CANCEL_EDGE_E2 | cancel the edge enemy 2 holds over you |

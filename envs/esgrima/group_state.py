@@ -80,7 +80,7 @@ _TABLE: tuple[tuple[Kind, tuple[str, ...], str], ...] = (
     (Kind.HIDE, (), "hide behind an object here"),
     (Kind.INTERACT_EDGE, ENEMY_SLOTS, "use an object here for an edge over {}"),
     (Kind.INTERACT_AREA, tuple(map(_offset, AREA_OFFSETS)), "use an object here to hurt {}"),
-    (Kind.INTERACT_BLOCK, ("M1", "P1"), "use an object here to block the way to {}"),
+    (Kind.INTERACT_BLOCK, ("M1", "P1"), "use an object here to close the way to {}"),
     (Kind.CANCEL_EDGE, ENEMY_SLOTS, "cancel the edge {} holds over you"),
     (Kind.HAND_WEAPON, ALLY_SLOTS, "hand a weapon to {} (your spare, else the one in hand)"),
     (Kind.HAND_AMMO, ALLY_SLOTS, "share your ammunition with {}, who has none"),
@@ -97,10 +97,10 @@ def _words(slot: str) -> str:
         return f"ally {number}"
     if kind == "E":
         return f"enemy {number}"
-    zones = "zone" if number == 1 else "zones"
     if number == 0:
         return "your own zone"
-    return f"the {zones} {number} {'down' if kind == 'M' else 'up'} the line"
+    zones = "zone" if number == 1 else "zones"
+    return f"the zone {number} {zones} {'down' if kind == 'M' else 'up'}"
 
 
 @dataclass(frozen=True)

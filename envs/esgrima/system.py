@@ -53,7 +53,7 @@ SYSTEMS = (
         suite=tuple(
             {"scenario": s} for s in ("two_on_two", "three_on_three", "outnumbered", "ambush")
         ),
-        duels=200,
+        duels=100,  # its fights run longest of the skirmishes: the default run stays < 2 min
         max_side=MAX_SIDE,
     ),
 )

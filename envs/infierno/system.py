@@ -35,7 +35,7 @@ SYSTEMS = (
             {"scenario": s}
             for s in ("two_on_two", "three_on_three", "outnumbered", "ambush", "reinforcements")
         ),
-        duels=500,
+        duels=250,  # a fight costs a duel's decisions a fighter: the default run stays < 2 min
         max_side=MAX_SIDE,
     ),
 )

@@ -46,7 +46,7 @@ SYSTEMS = (
             {"scenario": s}
             for s in ("two_on_two", "three_on_three", "outnumbered", "ambush", "mob")
         ),
-        duels=200,  # its fights run twice an Infierno skirmish's: the default run stays < 2 min
+        duels=100,  # its fights run twice an Infierno skirmish's: the default run stays < 2 min
         max_side=MAX_SIDE,
     ),
 )
