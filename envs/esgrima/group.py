@@ -49,6 +49,7 @@ from duelo.envs.esgrima.skirmish import (
     needs_loading,
     next_weapon,
     own_action,
+    strike,
 )
 from duelo.envs.esgrima.skirmish_state import (
     ACTIONS_PER_TURN,
@@ -611,51 +612,16 @@ class EsgrimaGroupRuleset:
         advantage: int,
         suppressive: bool = False,
     ) -> None:
-        me, them = state.fighters[seat], state.fighters[target]
-        held = me.held
+        held = state.fighters[seat].held
         assert held is not None
-        weapon = held.weapon
         thrown = kind == Kind.THROW_WEAPON
-        modifier = reach(weapon, state.distance(seat, target), thrown)
+        modifier = reach(held.weapon, state.distance(seat, target), thrown)
         assert modifier is not None
         edge = modifier - suppressive + (state.edge_over[seat] == target) + advantage
-        ranged = thrown or not weapon.melee
-        if ranged and them.in_cover:
-            edge -= 1  # §10 #7 attacker rolls: cover gives the shooter Disadvantage
-        if state.edge_over[target] == seat:
-            edge -= 1  # §10 #27: the activator's enemy attacks it with Disadvantage
-        rating = me.character.punteria if ranged else me.character.melee_rating
-        if thrown:
-            held.lost = True  # seed: lost for the rest of the combat
-            me.in_hand = None
-        elif ranged and needs_loading(weapon, self.options):
-            held.loaded = False
-        if ranged:
-            me.used_projectiles = True
-        successes, faces = roll_test(dice, rating, edge, "attack")
-        verb = "throws the" if thrown else ("shoots with the" if ranged else "strikes with the")
-        label = {1: ", Advantage", -1: ", Disadvantage"}.get(max(-1, min(1, edge)), "")
-        line = (
-            f"{me.name} {verb} {weapon.name} at {them.name}: "
-            f"{len(faces)}d6 {faces} vs {rating}{label}"
-        )
-        if not successes:
-            state.say(seat, line + " -> miss")
-            return
-        state.say(seat, line + " -> hit")
-        if them.evading:  # seed: Evasión, a Reflejos save with Disadvantage
-            saved, save_faces = roll_test(dice, them.character.reflejos, -1, "evasion")
-            state.say(
-                target,
-                "{} tries to evade: 1d6 {} vs {} -> {}",
-                them.name,
-                save_faces,
-                them.character.reflejos,
-                "evaded" if saved else "hit",
-            )
-            if saved:
-                return
-        self._harm(state, target, 1 if thrown else weapon.damage)
+        edge -= state.edge_over[target] == seat  # §10 #27: the activator's enemy, Disadvantage
+        damage = strike(state, seat, target, thrown, edge, dice, self.options)
+        if damage:
+            self._harm(state, target, damage)
 
     def _locate(self, state: GroupState, seat: int, target: int, dice: Dice, foco: bool) -> None:
         me, them = state.fighters[seat], state.fighters[target]

@@ -95,6 +95,54 @@ def hurt(state: Any, seat: int, damage: int) -> None:
     )
 
 
+def strike(
+    state: Any, seat: int, target: int, thrown: bool, edge: int, dice: Dice, options: EsgrimaOptions
+) -> int:
+    """One attack of `seat` at `target` with the weapon in hand (seed: Ataque, Disparo,
+    Armas arrojadizas improvisadas, Evasión): `edge` is the reach's modifier with the
+    attacker's own Advantages; cover adds the shooter's Disadvantage (§10 #7). Returns
+    the PG the blow deals, 0 for a miss or an evaded blow."""
+    me: Combatant = state.fighters[seat]
+    them: Combatant = state.fighters[target]
+    held = me.held
+    assert held is not None
+    weapon = held.weapon
+    ranged = thrown or not weapon.melee
+    if ranged and them.in_cover:
+        edge -= 1  # §10 #7 attacker rolls: cover gives the shooter Disadvantage
+    rating = me.character.punteria if ranged else me.character.melee_rating
+    if thrown:
+        held.lost = True  # seed: lost for the rest of the combat
+        me.in_hand = None
+    elif ranged and needs_loading(weapon, options):
+        held.loaded = False
+    if ranged:
+        me.used_projectiles = True
+    successes, faces = roll_test(dice, rating, edge, "attack")
+    verb = "throws the" if thrown else ("shoots with the" if ranged else "strikes with the")
+    label = {1: ", Advantage", -1: ", Disadvantage"}.get(max(-1, min(1, edge)), "")
+    line = (
+        f"{me.name} {verb} {weapon.name} at {them.name}: {len(faces)}d6 {faces} vs {rating}{label}"
+    )
+    if not successes:
+        state.say(seat, line + " -> miss")
+        return 0
+    state.say(seat, line + " -> hit")
+    if them.evading:  # seed: Evasión, a Reflejos save with Disadvantage
+        saved, save_faces = roll_test(dice, them.character.reflejos, -1, "evasion")
+        state.say(
+            target,
+            "{} tries to evade: 1d6 {} vs {} -> {}",
+            them.name,
+            save_faces,
+            them.character.reflejos,
+            "evaded" if saved else "hit",
+        )
+        if saved:
+            return 0
+    return 1 if thrown else weapon.damage
+
+
 OWN_ACTIONS = frozenset({"EVADE", "DRAW_WEAPON", "RELOAD", "FOCALIZAR", "TAKE_COVER", "HIDE"})
 """The Actions that act on their actor alone, alike one on one and in group play (§5):
 `own_action` resolves them by name."""
@@ -460,45 +508,10 @@ class EsgrimaSkirmishRuleset:
         thrown = action == SkirmishAction.THROW_WEAPON
         modifier = reach(weapon, distance, thrown)
         assert modifier is not None
-        edge = modifier - suppressive + (1 if me.edge else 0) + advantage
-        ranged = thrown or not weapon.melee
-        if ranged and them.in_cover:
-            edge -= 1  # §10 #7 attacker rolls: cover gives the shooter Disadvantage
-        if them.edge:
-            edge -= 1  # §10 #27: the activator's enemy attacks it with Disadvantage
-        rating = me.character.punteria if ranged else me.character.melee_rating
-        if thrown:
-            held.lost = True  # seed: lost for the rest of the combat
-            me.in_hand = None
-        elif ranged and needs_loading(weapon, self.options):
-            held.loaded = False
-        if ranged:
-            me.used_projectiles = True
-        successes, faces = roll_test(dice, rating, edge, "attack")
-        verb = "throws the" if thrown else ("shoots with the" if ranged else "strikes with the")
-        label = {1: ", Advantage", -1: ", Disadvantage"}.get(max(-1, min(1, edge)), "")
-        line = (
-            f"{me.name} {verb} {weapon.name} at {them.name}: "
-            f"{len(faces)}d6 {faces} vs {rating}{label}"
-        )
-        if not successes:
-            state.say(seat, line + " -> miss")
-            return
-        state.say(seat, line + " -> hit")
-        damage = 1 if thrown else weapon.damage
-        if them.evading:  # seed: Evasión, a Reflejos save with Disadvantage
-            saved, save_faces = roll_test(dice, them.character.reflejos, -1, "evasion")
-            state.say(
-                1 - seat,
-                "{} tries to evade: 1d6 {} vs {} -> {}",
-                them.name,
-                save_faces,
-                them.character.reflejos,
-                "evaded" if saved else "hit",
-            )
-            if saved:
-                return
-        hurt(state, 1 - seat, damage)
+        edge = modifier - suppressive + me.edge + advantage - them.edge  # §10 #27
+        damage = strike(state, seat, 1 - seat, thrown, edge, dice, self.options)
+        if damage:
+            hurt(state, 1 - seat, damage)
 
     def _other(
         self, state: SkirmishState, seat: int, action: SkirmishAction, dice: Dice, foco: bool
