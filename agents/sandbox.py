@@ -149,6 +149,11 @@ class SandboxedPolicy:
 
         self._spec = SYSTEMS[system].ruleset.observation_spec
 
+    def fork(self) -> SandboxedPolicy:
+        """The same policy for another seat: a child of its own, so that allies share no
+        memory and what the rules hide from an ally (a sealed plan) stays hidden."""
+        return SandboxedPolicy(self.name, self.system, self.time_limit, self.hidden)
+
     def check(self) -> None:
         """Build the policy once in a child now: a `ValueError` naming it if it cannot be."""
         try:

@@ -6,7 +6,8 @@ tournament --system S --scenario SC --policies brain:B expert --duels 2000` does
 0), and writes the scores to `docs/measured/brains.json` (about ten minutes on two
 cores; `--system S ...` measures those systems' brains again and keeps the other rows).
 `python docs/measure.py splits` plays two experts in every setup of every system and
-writes side A's score to `docs/measured/splits.json` (a few minutes of one core).
+writes side A's score to `docs/measured/splits.json` (a few minutes of one core;
+`--system S ...` measures those systems again and keeps the other rows).
 `python docs/measure.py exact [--system S ...]` walks every scenario of the
 systems of perfect information as `duelo solve S --scenario SC --check 20000` does,
 within 500,000 states or 450 s, and writes each one's exact value and each policy's
@@ -101,11 +102,11 @@ def brain_rows(duels: int, workers: int, systems: list[str]) -> list[dict[str, A
     return rows
 
 
-def split_rows(fights: int) -> Iterator[dict[str, Any]]:
-    """Two experts in every setup of every system (`setups`), side A's score over
-    `fights` seeds with its Wilson 95 % interval and the share of fights won: what the
-    seat and the stat blocks give by themselves, the suite's test (`System.suite`)."""
-    for system in SYSTEMS:
+def split_rows(fights: int, systems: list[str]) -> Iterator[dict[str, Any]]:
+    """Two experts in every setup of `systems` (`setups`), side A's score over `fights`
+    seeds with its Wilson 95 % interval and the share of fights won: what the seat and
+    the stat blocks give by themselves, the suite's test (`System.suite`)."""
+    for system in systems:
         suite = SYSTEMS[system].suite
         for label, variant in setups(system):
             ruleset = SYSTEMS[system].ruleset(**variant)
@@ -251,6 +252,9 @@ def main() -> None:
     )
     splits = tables.add_parser("splits", help="two experts' side A score in every setup")
     splits.add_argument("--fights", type=int, default=2000, help="per setup")
+    splits.add_argument(
+        "--system", nargs="+", choices=list(SYSTEMS), default=list(SYSTEMS), help="only these"
+    )
     exact = tables.add_parser("exact", help="the solver's values and exploitabilities")
     exact.add_argument("--system", nargs="+", choices=list(SYSTEMS), default=list(SYSTEMS))
     args = parser.parse_args()
@@ -265,7 +269,9 @@ def main() -> None:
         return
     if args.table == "splits":
         path = MEASURED / "splits.json"
-        rows = list(split_rows(args.fights))
+        kept = [r for r in json.loads(path.read_text()) if r["system"] not in args.system]
+        rows = list(split_rows(args.fights, args.system)) + kept
+        rows.sort(key=lambda r: list(SYSTEMS).index(r["system"]))  # stable: setups in order
         path.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
         print(f"{path.relative_to(Path(__file__).parents[1])}: {len(rows)} rows")
         return

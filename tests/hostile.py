@@ -172,6 +172,29 @@ class StateReader(_Hostile):
         return _first_legal(action_mask)
 
 
+class AllyPeeker(_Hostile):
+    """Plays a side of a skirmish with sealed plans and remembers every plan it chose: if
+    one process is asked for two fighters' plans, it knows an ally's, and raises
+    (forfeits) saying so. It tells fighters apart by their observed stat block."""
+
+    name = "ally_peeker"
+
+    def __init__(self) -> None:
+        self.chosen: dict[tuple[float, ...], int] = {}
+
+    def act(self, observation: Mapping, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        action = _first_legal(action_mask)
+        if observation["phase"][0]:  # the plan step
+            me = tuple(np.ravel(observation["capacities"])[:4]) + tuple(
+                np.ravel(observation["arms"])[:5]
+            )
+            others = {who: plan for who, plan in self.chosen.items() if who != me}
+            if others:
+                raise RuntimeError(f"saw an ally's plan: {sorted(others.values())}")
+            self.chosen[me] = action
+        return action
+
+
 class ParentReader(_Hostile):
     """Looks for the processes that run the tournament, to read their memory; raises
     (forfeits) naming what it could open."""

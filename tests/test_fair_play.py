@@ -142,6 +142,24 @@ def test_a_sandboxed_policy_finds_no_state_in_gc_or_frames(system_name: str) -> 
 
 
 @isolated
+def test_allies_in_a_sandbox_share_no_memory_of_their_sealed_plans() -> None:
+    """Dunwich's plans are sealed from allies too (digest §13.6): a policy object that
+    plays a whole side in process remembers one fighter's plan when it chooses the
+    next's (so the attack is real); sandboxed, each fighter has a process of its own and
+    no ally's plan is in it."""
+    ruleset = SYSTEMS["dunwich_skirmish"].ruleset(scenario="three_on_three")
+    random = make_policy("random", "dunwich_skirmish")
+    in_process = play_duel(ruleset, line_up(ruleset, hostile.AllyPeeker(), random), seed=1)
+    assert "saw an ally's plan" in in_process.outcome.reason
+    peeker = SandboxedPolicy("tests.hostile:AllyPeeker", "dunwich_skirmish", time_limit=10.0)
+    seated = line_up(ruleset, peeker, random)
+    assert len({id(p) for p in seated[:3]}) == 3  # a process a fighter
+    for seed in range(2):
+        result = play_duel(ruleset, seated, seed)
+        assert result.forfeit is None, result.outcome.reason
+
+
+@isolated
 def test_a_sandboxed_policy_sees_none_of_our_processes() -> None:
     ruleset = SYSTEMS["infierno"].ruleset()
     random = make_policy("random", "infierno")

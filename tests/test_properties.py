@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.testing import MAX_DECISIONS, Redeal, check_decision, check_end, check_ruleset
+from duelo.envs.dunwich.group import DunwichGroupRuleset
+from duelo.envs.dunwich.group_state import GroupState
 from duelo.envs.dunwich.rules import DunwichRuleset
-from duelo.envs.dunwich.state import PLAN, DunwichState
+from duelo.envs.dunwich.state import PLAN, DunwichState, Phase
 from duelo.envs.esgrima.duel import EsgrimaDuelRuleset, EsgrimaDuelState
 from duelo.envs.esgrima.mechanics import Card
 from duelo.envs.infierno import InfiernoRuleset
@@ -115,6 +117,20 @@ VARIANTS += [
     (
         "esgrima_skirmish",
         {"scenario": "ambush", "options": {"delay": "all", "light_reload": "action"}},
+    ),
+    (
+        "dunwich_skirmish",
+        {
+            "scenario": "outnumbered",
+            "options": {
+                "reaction_penalty": True,
+                "gang_bonus": True,
+                "fire_into_melee": True,
+                "tie_break": "id",
+                "team_shared_plan": True,
+                "margin_dice": True,
+            },
+        },
     ),
     (
         "liminal_skirmish",
@@ -220,6 +236,22 @@ def _redeclare(them: Fighter, rng: np.random.Generator) -> None:
     them.delayed = bool(rng.integers(2))
 
 
+def redeal_plans(state: GroupState, seat: int, rng: np.random.Generator) -> None:
+    """Every other fighter's plan already chosen this turn, allies' too (G7), re-dealt
+    among its legal plans: what `seat` must not see."""
+    if state.phase != Phase.PLAN:
+        return
+    shared = state.options.team_shared_plan
+    for other, plan in enumerate(state.plans):
+        if other == seat or plan is None or not state.active(other):
+            continue
+        if shared and state.sides[other] == state.sides[seat]:
+            continue
+        allowed = DunwichGroupRuleset._plan_mask(state, other)
+        legal = [p for p, ok in zip(PLAN, allowed, strict=True) if ok]
+        state.plans[other] = legal[int(rng.integers(len(legal)))]
+
+
 INFIERNO_WEAPONS = tuple(load_catalog().weapons.values())
 
 
@@ -238,6 +270,7 @@ REDEALS: dict[str, Redeal] = {
     "infierno": redeal_infierno,
     "esgrima_duel": redeal_cards,
     "dunwich": redeal_plan,
+    "dunwich_skirmish": redeal_plans,
     "vampiro": redeal_declaration,
 }
 """What each system hides from a seat, re-dealt by the hidden-information check."""

@@ -77,8 +77,17 @@ def playing(policies: tuple[Policy, ...]) -> Iterator[None]:
 
 def line_up(ruleset: Ruleset[Any], side_a: Policy, side_b: Policy) -> tuple[Policy, ...]:
     """The policy of each seat when one policy plays each side: a duel's two, or every
-    fighter of a side in a skirmish."""
-    return tuple(side_b if side else side_a for side in ruleset.sides)
+    fighter of a side in a skirmish. A policy served by a process plays every seat in a
+    process of its own (`ProcessPolicy.fork`): what the rules keep from a seat's allies
+    (Dunwich's sealed plans, digest §13.6) or from its rival (the same module on both
+    sides) is in no memory that seat's code can read."""
+    seated: list[Policy] = []
+    for side in ruleset.sides:
+        policy = side_b if side else side_a
+        if isinstance(policy, ProcessPolicy) and any(p is policy for p in seated):
+            policy = policy.fork()
+        seated.append(policy)
+    return tuple(seated)
 
 
 Watch = Callable[[Any, int, Mapping[str, np.ndarray], np.ndarray], None]

@@ -201,8 +201,14 @@ def _phase(read: FieldReader) -> str:
 def pairing_value(me: Side, mine: Maneuver, them: Side, theirs: Maneuver) -> float:
     """My expected gain in Incapacitation boxes from one pairing (theirs on me counted
     against it), with my bonus successes from a position."""
-    win, lose = _odds(me.lucha_pool(mine), them.lucha_pool(theirs), me.bonus - them.bonus)
+    win, lose = pairing_odds(me, mine, them, theirs)
     return win * me.effect_on(them, mine) - lose * them.effect_on(me, theirs)
+
+
+def pairing_odds(me: Side, mine: Maneuver, them: Side, theirs: Maneuver) -> tuple[float, float]:
+    """P(I win), P(I lose) of one pairing, each side with its maneuver's pool, rerolls and
+    bonus successes (§5, §8.3)."""
+    return _odds(me.lucha_pool(mine), them.lucha_pool(theirs), me.bonus - them.bonus)
 
 
 @lru_cache(maxsize=4096)
@@ -356,7 +362,7 @@ class ExpertBrawler:
         values: dict[int, float] = {}
         shot = 0.0
         if me.ranged_dice:
-            hit = _hit(me.disparo - me.wounds)
+            hit = hit_chance(me.disparo - me.wounds)
             shot = hit * them.harm(me.ranged_dice, not (me.firearm and them.armour))
         for action, maneuver in ATTACKS.items():
             if mask[action] and action != A.POSITION_DANAR:
@@ -426,7 +432,7 @@ def _check(size: int) -> tuple[tuple[int, float], ...]:
 
 
 @lru_cache(maxsize=16)
-def _hit(size: int) -> float:
+def hit_chance(size: int) -> float:
     """A shot's chance to hit: one success or more (§10 #14)."""
     return float(at_least_one(size))
 
