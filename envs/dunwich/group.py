@@ -13,7 +13,6 @@ has no active fighter (§13.7). Lengths are in half metres.
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import Any
 
 import numpy as np
@@ -33,12 +32,12 @@ from duelo.envs.dunwich.group_state import (
     BY_ACTION,
     DECODED,
     MEANINGS,
-    GroupAction,
     Gone,
+    GroupAction,
     GroupState,
     Pairing,
 )
-from duelo.envs.dunwich.odds import count, knockout_marks, rerolled, roll_pool
+from duelo.envs.dunwich.pairing import Pairings
 from duelo.envs.dunwich.rules import (
     ADJACENT,
     ALLOWED,
@@ -50,13 +49,11 @@ from duelo.envs.dunwich.rules import (
     REACH,
     SHOT,
     SPRINT,
-    wound,
 )
-from duelo.envs.dunwich.setup import HALF_METRES, MAX_PV, Character, check_arms
+from duelo.envs.dunwich.setup import HALF_METRES, Character, check_arms
 from duelo.envs.dunwich.state import (
     ATTACKS,
     BIDS,
-    INCAPACITATION,
     PUSHES,
     REACTIONS,
     STRIKE_AND_RETREAT,
@@ -81,7 +78,7 @@ _ACT_IDS = tuple(
 """The Initiative Turn's actions with what each decodes to."""
 
 
-class DunwichGroupRuleset:
+class DunwichGroupRuleset(Pairings):
     """Dunwich fights of up to three a side on a 1-D arena (DESIGN.md layer 2).
 
     Args:
@@ -101,6 +98,7 @@ class DunwichGroupRuleset:
     actions = GroupAction
     action_meanings = MEANINGS
     observation_spec = GROUP_SPEC
+    options: GroupOptions
 
     def __init__(
         self,
@@ -181,8 +179,8 @@ class DunwichGroupRuleset:
                 mask[BY_ACTION[action]] = True
             return mask
         if state.phase == Phase.PUSH:  # §8.2 step 2: 0..PV
-            for spent, action in enumerate(_PUSH_IDS):
-                mask[action] = spent <= state.fighters[seat].pv
+            for spent, push in enumerate(_PUSH_IDS):
+                mask[push] = spent <= state.fighters[seat].pv
             return mask
         return self._act_mask(state, seat, mask)
 
@@ -435,25 +433,15 @@ class DunwichGroupRuleset:
         self._move(state, seat, metres if toward else -metres)
         self._next_initiative(state, dice)
 
-    # --- checks --------------------------------------------------------------------------
-
-    def _pool(self, fighter: Fighter, capacity: int) -> int:
-        """A Capacity's dice less the wound penalty, -1d per 2 Incapacitation boxes (§10 #13)."""
-        return capacity - (fighter.incap // 2 if self.options.wound_penalty else 0)
-
-    def _check(
-        self, fighter: Fighter, capacity: int, dice: Dice, purpose: str, modifier: int = 0
-    ) -> tuple[list[int], int]:
-        faces = roll_pool(dice, self._pool(fighter, capacity) + modifier, purpose)
-        return faces, count(faces)
-
     # --- shooting (§4 (c), §10 #14, §13.4) ---------------------------------------------------
 
     def _shoot(self, state: GroupState, seat: int, target: int, dice: Dice) -> None:
         me, them = state.fighters[seat], state.fighters[target]
         assert me.ranged is not None  # the mask allows shots with a ranged weapon only
         into_melee = self.options.fire_into_melee and any(  # G5: -1d
-            state.between(ally, target) <= REACH for ally in state.allies(seat) if state.active(ally)
+            state.between(ally, target) <= REACH
+            for ally in state.allies(seat)
+            if state.active(ally)
         )
         faces, total = self._check(me, me.character.disparo, dice, "shot", -into_melee)
         state.say(
@@ -466,14 +454,10 @@ class DunwichGroupRuleset:
             faces,
             total,
         )
-        if total >= 1:
-            lethal = me.ranged.lethal and not (
-                me.ranged.firearm and them.character.ballistic_armour  # §7, published
-            )
-            if self._wound(state, target, roll_pool(dice, me.ranged.dice, "damage"), lethal, seat):
-                return
-        else:
+        if total < 1:
             state.say(seat, "{} misses", me.name)
+        elif self._shot_lands(state, seat, target, dice):
+            return
         self._next_initiative(state, dice)
 
     # --- melee (§4 items 4-5, §5, §13.3) --------------------------------------------------------
@@ -482,19 +466,9 @@ class DunwichGroupRuleset:
         self, state: GroupState, seat: int, action: Action, target: int, dice: Dice
     ) -> None:
         me, them = state.fighters[seat], state.fighters[target]
-        if action == Action.POSITION_DANAR:  # §8.3: the movement buys a Físico check
-            faces, total = self._check(me, me.character.fisico, dice, "position")
-            if total == 0:
-                me.defend_only = True
-                state.say(
-                    seat, "{} fails to win a position {}: Defenderse only this turn", me.name, faces
-                )
-                self._next_initiative(state, dice)
-                return
-            me.bonus = total - 1
-            state.say(
-                seat, "{} wins an advantageous position {}: +{} successes", me.name, faces, me.bonus
-            )
+        if action == Action.POSITION_DANAR and not self._win_position(state, seat, dice):
+            self._next_initiative(state, dice)  # §8.3: Defenderse only this turn
+            return
         charged = 0
         if state.between(seat, target) > REACH:  # §13.1: it ends 0.5 m short, on its side
             charged = state.between(seat, target) - ADJACENT
@@ -529,30 +503,7 @@ class DunwichGroupRuleset:
         modifiers = {initiator: self._gang(state, initiator, reactor), reactor: 0}
         if self.options.reaction_penalty:  # G1: -1d per earlier pairing this turn
             modifiers[reactor] -= state.pairings[reactor]
-        rolled = {}
-        for side in (initiator, reactor):  # both pools, then Defenderse's rerolls (§10 #28)
-            fighter = state.fighters[side]
-            size = self._pool(fighter, fighter.character.lucha) + modifiers[side]
-            size -= chosen[side] == Maneuver.INCAPACITAR  # §5, §10 #5: -1 die
-            rolled[side] = roll_pool(dice, size, "lucha")
-        totals = {}
-        for side in (initiator, reactor):
-            fighter = state.fighters[side]
-            faces = rolled[side]
-            if chosen[side] == Maneuver.DEFENDERSE and not fighter.task:  # §4 (e): no rerolls
-                faces = rerolled(faces, fighter.character.lucha, lambda: dice.roll(6, "reroll"))
-            totals[side] = count(faces) + fighter.bonus  # §8.3, §10 #21
-            shown = faces if faces == rolled[side] else f"{rolled[side]} rerolled to {faces}"
-            state.say(
-                side,
-                "{}: Lucha {} = {}{}{}",
-                fighter.name,
-                shown,
-                totals[side],
-                f" (+{fighter.bonus} from position)" if fighter.bonus else "",
-                f" ({modifiers[side]:+d}d)" if modifiers[side] else "",
-            )
-            fighter.bonus = 0
+        totals = self._opposed(state, chosen, dice, modifiers)
         state.pairings[initiator] += 1
         state.pairings[reactor] += 1
         if totals[initiator] == totals[reactor]:
@@ -562,12 +513,7 @@ class DunwichGroupRuleset:
         winner = initiator if totals[initiator] > totals[reactor] else reactor
         loser = reactor if winner == initiator else initiator
         maneuver = chosen[winner]
-        if self.options.bank_extra_successes:  # §10 #6
-            fighter = state.fighters[winner]
-            banked = min(MAX_PV, fighter.pv + totals[winner] - 1) - fighter.pv
-            if banked > 0:
-                fighter.pv += banked
-                state.say(winner, "{} banks {} PV", fighter.name, banked)
+        self._bank(state, winner, totals[winner])
         if maneuver == Maneuver.DESPLAZAR and state.fighters[winner].pv:
             # §8.2 step 2: the winner chooses the PV to spend, knowing it won
             state.pending = dataclasses.replace(pending, pusher=winner)
@@ -597,89 +543,13 @@ class DunwichGroupRuleset:
             self._move(state, pending.initiator, -pending.retreat, away_from=pending.target)
         self._next_initiative(state, dice)
 
-    def _effect(
-        self,
-        state: GroupState,
-        winner: int,
-        loser: int,
-        maneuver: Maneuver,
-        margin: int,
-        dice: Dice,
-    ) -> bool:
-        """The winner's maneuver on the loser (§5); True when the fight ended."""
-        me, them = state.fighters[winner], state.fighters[loser]
-        if maneuver == Maneuver.DEFENDERSE:
-            state.say(winner, "{} fends it off", me.name)
-            return False
-        if maneuver == Maneuver.DANAR:
-            extra = margin - 1 if self.options.margin_dice else 0  # §10 #9
-            faces = roll_pool(dice, me.melee.dice + extra, "damage")
-            return self._wound(state, loser, faces, me.melee.lethal, winner)
-        if maneuver == Maneuver.INCAPACITAR:  # §7: the knockout roll
-            faces = roll_pool(dice, me.melee.dice, "knockout")
-            final, marks = knockout_marks(faces, lambda: dice.roll(6, "knockout reroll"))
-            before = them.incap
-            them.incap = min(INCAPACITATION, them.incap + marks)
-            state.say(
-                winner,
-                "Knockout roll {} -> {}: {} Incapacitation {} -> {}",
-                faces,
-                final,
-                them.name,
-                before,
-                them.incap,
-            )
-            return self._down(state, loser)
-        return self._push(state, winner, loser, 0, dice)
-
-    def _push(self, state: GroupState, winner: int, loser: int, pv: int, dice: Dice) -> bool:
-        """§8.2, §13.5: D = ceil(Físico / 2) m + 0.5 m per PV, straight away from the
-        winner; only a wall stops it (fighters are no obstacles), and then the loser takes
-        floor(D) Non-Lethal dice (§10 #16). True when the fight ended."""
-        me, them = state.fighters[winner], state.fighters[loser]
-        me.pv -= pv
-        push = HALF_METRES * math.ceil(me.character.fisico / 2) + pv
+    def _push_path(self, state: GroupState, winner: int, loser: int) -> tuple[int, int]:
+        """Straight away from the winner, from the same point toward the end with more
+        room (§13.5); fighters are no obstacles, only walls (§13.1)."""
         direction = state.push_direction(winner, loser)
-        room = state.room(loser, direction)
-        travelled = min(push, room)
-        them.position += direction * travelled
-        if self.options.pusher_follows:  # §10 #27
-            me.position += direction * travelled
-        state.say(
-            winner,
-            "{} pushes {} {} m{}{}",
-            me.name,
-            them.name,
-            travelled / HALF_METRES,
-            f" (+{pv} PV)" if pv else "",
-            "" if push <= room else " into the wall",
-        )
-        if push <= room:  # §8.2 step 5: D = F is no impact
-            return False
-        return self._wound(state, loser, roll_pool(dice, push // HALF_METRES, "impact"), False, winner)
+        return direction, state.room(loser, direction)
 
-    # --- damage (§7) and the end (§9, §13.7) ---------------------------------------------------
-
-    def _wound(
-        self, state: GroupState, seat: int, faces: list[int], lethal: bool, by: int
-    ) -> bool:
-        """Damage dice on `seat`'s registers; True when the fight ended."""
-        fighter = state.fighters[seat]
-        before = fighter.incap
-        crossed = wound(fighter, faces, lethal)
-        state.say(
-            by,
-            "{} damage {} to {}: Vitality {} crossed, Incapacitation {} -> {}",
-            "Lethal" if lethal else "Non-Lethal",
-            faces,
-            fighter.name,
-            crossed or "none",
-            before,
-            fighter.incap,
-        )
-        return self._down(state, seat)
-
-    def _down(self, state: GroupState, seat: int) -> bool:
+    def _down(self, state: GroupState, seat: int, by: int = -1) -> bool:
         """§9: out when incapacitated or dead; True when that ended the fight."""
         fighter = state.fighters[seat]
         if not fighter.out:

@@ -109,8 +109,8 @@ class DunwichSkirmishEnv(DuelEnv):
     | `hp` | 6 | Incapacitation boxes left before it is out, by slot |
     | `hp_max` | 6 | Incapacitation boxes of a human, by slot |
     | `arms` | 6x5 | melee dice, melee lethal, ranged dice, firearm, ballistic armour, by slot |
-    | `flags` | 6x8 | this turn: acted, reacted, on the escape task, Defenderse only, engaged at the start of its Initiative Turn, bonus successes, bid, pairings taken part in (bids and tasks once every plan is in), by slot |
-    | `plan` | 6 | an ally's plan chosen this turn under team_shared_plan: bid + 1, 5 for the escape task; 0 otherwise, by slot |
+    | `flags` | 6x8 | acted, reacted, task, defend_only, engaged, bonus, bid, pairings, by slot |
+    | `plan` | 6 | an ally's plan (team_shared_plan): bid + 1, 5 to escape, else 0, by slot |
 
     ## Rewards
 

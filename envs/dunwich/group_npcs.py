@@ -19,8 +19,8 @@ from duelo.envs.dunwich.group_observation import GROUP_SPEC, ROWS
 from duelo.envs.dunwich.group_setup import MAX_SIDE
 from duelo.envs.dunwich.group_state import ACTION_IDS as ID
 from duelo.envs.dunwich.npcs import (
-    EVEN_FACES,
     ADJACENT_M,
+    EVEN_FACES,
     MOVE_M,
     REACH_M,
     SHOT_M,
@@ -366,7 +366,12 @@ def _reaction_values(view: View, mask: np.ndarray) -> dict[int, float]:
     incoming = view.incoming()
     return {
         ID[_REACT_NAMES[reaction]]: -_pairing_share(them, incoming, me, reaction)
-        for reaction in (Maneuver.DANAR, Maneuver.DEFENDERSE, Maneuver.DESPLAZAR, Maneuver.INCAPACITAR)
+        for reaction in (
+            Maneuver.DANAR,
+            Maneuver.DEFENDERSE,
+            Maneuver.DESPLAZAR,
+            Maneuver.INCAPACITAR,
+        )
         if mask[ID[_REACT_NAMES[reaction]]]
     }
 

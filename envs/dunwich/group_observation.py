@@ -75,17 +75,14 @@ GROUP_SPEC = ObservationSpec(
         ),
         _grid(
             "flags",
-            "this turn: acted, reacted, on the escape task, Defenderse only, engaged at the "
-            "start of its Initiative Turn, bonus successes, bid, pairings taken part in "
-            "(bids and tasks once every plan is in)",
+            "acted, reacted, task, defend_only, engaged, bonus, bid, pairings",
             0,
             10,
             FLAGS,
         ),
         _per_row(
             "plan",
-            "an ally's plan chosen this turn under team_shared_plan: bid + 1, 5 for the "
-            "escape task; 0 otherwise",
+            "an ally's plan (team_shared_plan): bid + 1, 5 to escape, else 0",
             0,
             len(PLAN),
         ),

@@ -8,7 +8,6 @@ are in half metres (the 0.5 m grid of §6).
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import Any
 
 import numpy as np
@@ -18,10 +17,9 @@ from duelo.envs.core.dice import Dice
 from duelo.envs.core.ruleset import DUEL_SIDES, seat_names
 from duelo.envs.core.state import Outcome
 from duelo.envs.dunwich.observation import OBSERVATION_SPEC, observe
-from duelo.envs.dunwich.odds import count, knockout_marks, rerolled, roll_pool
+from duelo.envs.dunwich.pairing import Pairings
 from duelo.envs.dunwich.setup import (
     HALF_METRES,
-    MAX_PV,
     Catalog,
     Character,
     DunwichOptions,
@@ -32,13 +30,11 @@ from duelo.envs.dunwich.setup import (
 from duelo.envs.dunwich.state import (
     ATTACKS,
     BIDS,
-    INCAPACITATION,
     MEANINGS,
     PUSHES,
     REACTIONS,
     SHOTS,
     STRIKE_AND_RETREAT,
-    VITALITY,
     Action,
     DunwichState,
     Fighter,
@@ -73,7 +69,7 @@ ALLOWED = {
 """§5: the reactions each maneuver allows besides Defenderse (always allowed)."""
 
 
-class DunwichRuleset:
+class DunwichRuleset(Pairings):
     """Dunwich duels between two fighters (DESIGN.md layer 2).
 
     Args:
@@ -186,7 +182,7 @@ class DunwichRuleset:
         elif state.phase == Phase.PUSH:
             pending = state.pending
             assert pending is not None and pending.pusher == seat
-            if not self._push(state, seat, PUSHES.index(action), dice):
+            if not self._push(state, seat, 1 - seat, PUSHES.index(action), dice):
                 self._after_pairing(state, dice)
         elif action in ATTACKS:
             self._declare(state, seat, action, dice)
@@ -350,7 +346,7 @@ class DunwichRuleset:
         """§4 (b): 7 + 4 m, plus 1 m per extra success of a Físico check, away from the
         rival or toward it (stopping 0.5 m short)."""
         fighter = state.fighters[seat]
-        faces, total = self._check(state, seat, fighter.character.fisico, dice, "sprint")
+        faces, total = self._check(fighter, fighter.character.fisico, dice, "sprint")
         metres = SPRINT + HALF_METRES * max(total - 1, 0)
         state.say(
             seat,
@@ -363,55 +359,26 @@ class DunwichRuleset:
         self._move(state, seat, metres if toward else -metres)
         self._next_initiative(state, dice)
 
-    # --- checks --------------------------------------------------------------------------
-
-    def _pool(self, fighter: Fighter, capacity: int) -> int:
-        """A Capacity's dice less the wound penalty, -1d per 2 Incapacitation boxes (§10 #13)."""
-        penalty = fighter.incap // 2 if self.options.wound_penalty else 0
-        return capacity - penalty
-
-    def _check(
-        self, state: DunwichState, seat: int, capacity: int, dice: Dice, purpose: str
-    ) -> tuple[list[int], int]:
-        """An unopposed check (§3): its faces and successes."""
-        faces = roll_pool(dice, self._pool(state.fighters[seat], capacity), purpose)
-        return faces, count(faces)
-
     # --- shooting (§4 (c), §10 #14) --------------------------------------------------------
 
     def _shoot(self, state: DunwichState, seat: int, dice: Dice) -> None:
-        me, them = state.fighters[seat], state.fighters[1 - seat]
+        me = state.fighters[seat]
         assert me.ranged is not None  # the mask allows shots with a ranged weapon only
-        faces, total = self._check(state, seat, me.character.disparo, dice, "shot")
+        faces, total = self._check(me, me.character.disparo, dice, "shot")
         state.say(seat, "{} shoots the {}: {} = {}", me.name, me.ranged.name, faces, total)
-        if total >= 1:
-            lethal = me.ranged.lethal and not (
-                me.ranged.firearm and them.character.ballistic_armour  # §7, published
-            )
-            damage = roll_pool(dice, me.ranged.dice, "damage")
-            if self._wound(state, 1 - seat, damage, lethal, seat):
-                return
-        else:
+        if total < 1:
             state.say(seat, "{} misses", me.name)
+        elif self._shot_lands(state, seat, 1 - seat, dice):
+            return
         self._next_initiative(state, dice)
 
     # --- melee (§4 items 4-5, §5) ---------------------------------------------------------
 
     def _declare(self, state: DunwichState, seat: int, action: Action, dice: Dice) -> None:
         me, them = state.fighters[seat], state.fighters[1 - seat]
-        if action == Action.POSITION_DANAR:  # §8.3: the movement buys a Físico check
-            faces, total = self._check(state, seat, me.character.fisico, dice, "position")
-            if total == 0:
-                me.defend_only = True
-                state.say(
-                    seat, "{} fails to win a position {}: Defenderse only this turn", me.name, faces
-                )
-                self._next_initiative(state, dice)
-                return
-            me.bonus = total - 1
-            state.say(
-                seat, "{} wins an advantageous position {}: +{} successes", me.name, faces, me.bonus
-            )
+        if action == Action.POSITION_DANAR and not self._win_position(state, seat, dice):
+            self._next_initiative(state, dice)  # §8.3: Defenderse only this turn
+            return
         charged = 0
         if state.distance() > REACH:  # §6: the charger ends 0.5 m from its target
             charged = state.distance() - ADJACENT
@@ -459,30 +426,7 @@ class DunwichRuleset:
             state.fighters[reactor].name,
             REACTIONS[action].label,
         )
-        rolled = {}
-        for side in (initiator, reactor):  # both pools, then Defenderse's rerolls (§10 #28)
-            fighter = state.fighters[side]
-            size = self._pool(fighter, fighter.character.lucha)
-            if sides[side] == Maneuver.INCAPACITAR:
-                size -= 1  # §5, §10 #5: -1 die
-            rolled[side] = roll_pool(dice, size, "lucha")
-        totals = {}
-        for side in (initiator, reactor):
-            fighter = state.fighters[side]
-            faces = rolled[side]
-            if sides[side] == Maneuver.DEFENDERSE:
-                faces = rerolled(faces, fighter.character.lucha, lambda: dice.roll(6, "reroll"))
-            totals[side] = count(faces) + fighter.bonus  # §8.3, §10 #21: a position's bonus
-            shown = faces if faces == rolled[side] else f"{rolled[side]} rerolled to {faces}"
-            state.say(
-                side,
-                "{}: Lucha {} = {}{}",
-                fighter.name,
-                shown,
-                totals[side],
-                f" (+{fighter.bonus} from position)" if fighter.bonus else "",
-            )
-            fighter.bonus = 0
+        totals = self._opposed(state, sides, dice)
         mine, theirs = totals[initiator], totals[reactor]
         if mine == theirs:
             state.say(None, "A tie: nothing happens")
@@ -491,18 +435,13 @@ class DunwichRuleset:
         winner = initiator if mine > theirs else reactor
         margin = abs(mine - theirs)
         maneuver = sides[winner]
-        if self.options.bank_extra_successes:  # §10 #6
-            fighter = state.fighters[winner]
-            banked = min(MAX_PV, fighter.pv + totals[winner] - 1) - fighter.pv
-            if banked > 0:
-                fighter.pv += banked
-                state.say(winner, "{} banks {} PV", fighter.name, banked)
+        self._bank(state, winner, totals[winner])
         if maneuver == Maneuver.DESPLAZAR and state.fighters[winner].pv:
             # §8.2 step 2: the winner chooses the PV to spend, knowing it won
             state.pending = dataclasses.replace(pending, pusher=winner)
             state.phase, state.current = Phase.PUSH, winner
             return
-        if self._effect(state, winner, maneuver, margin, dice):
+        if self._effect(state, winner, 1 - winner, maneuver, margin, dice):
             return
         self._after_pairing(state, dice)
 
@@ -515,83 +454,11 @@ class DunwichRuleset:
             self._move(state, pending.initiator, -pending.retreat)
         self._next_initiative(state, dice)
 
-    def _effect(
-        self, state: DunwichState, winner: int, maneuver: Maneuver, margin: int, dice: Dice
-    ) -> bool:
-        """The winner's maneuver on the loser (§5); True when the duel ended."""
-        me, them = state.fighters[winner], state.fighters[1 - winner]
-        if maneuver == Maneuver.DEFENDERSE:
-            state.say(winner, "{} fends it off", me.name)
-            return False
-        if maneuver == Maneuver.DANAR:
-            extra = margin - 1 if self.options.margin_dice else 0  # §10 #9
-            faces = roll_pool(dice, me.melee.dice + extra, "damage")
-            return self._wound(state, 1 - winner, faces, me.melee.lethal, winner)
-        if maneuver == Maneuver.INCAPACITAR:  # §7: the knockout roll
-            faces = roll_pool(dice, me.melee.dice, "knockout")
-            final, marks = knockout_marks(faces, lambda: dice.roll(6, "knockout reroll"))
-            before = them.incap
-            them.incap = min(INCAPACITATION, them.incap + marks)
-            state.say(
-                winner,
-                "Knockout roll {} -> {}: {} Incapacitation {} -> {}",
-                faces,
-                final,
-                them.name,
-                before,
-                them.incap,
-            )
-            return self._check_out(state, 1 - winner, winner)
-        return self._push(state, winner, 0, dice)
+    def _push_path(self, state: DunwichState, winner: int, loser: int) -> tuple[int, int]:
+        """Straight away from the winner (§10 #16): side A is left of side B."""
+        return (1 if winner == 0 else -1), state.behind(loser)
 
-    def _push(self, state: DunwichState, winner: int, pv: int, dice: Dice) -> bool:
-        """§8.2: D = ceil(Físico / 2) m + 0.5 m per PV spent; a wall short of D stops the
-        loser, who takes floor(D) Non-Lethal dice (§10 #16). True when the duel ended."""
-        me, them = state.fighters[winner], state.fighters[1 - winner]
-        me.pv -= pv  # §8.2 step 2: what the winner chose to spend, knowing it won
-        push = HALF_METRES * math.ceil(me.character.fisico / 2) + pv
-        room = state.behind(1 - winner)
-        travelled = min(push, room)
-        away = 1 if winner == 0 else -1  # straight away from the winner (§10 #16)
-        them.position += away * travelled
-        if self.options.pusher_follows:  # §10 #27
-            me.position += away * travelled
-        state.say(
-            winner,
-            "{} pushes {} {} m{}{}",
-            me.name,
-            them.name,
-            travelled / HALF_METRES,
-            f" (+{pv} PV)" if pv else "",
-            "" if push <= room else " into the wall",
-        )
-        if push <= room:  # §8.2 step 5: D = F is no impact
-            return False
-        faces = roll_pool(dice, push // HALF_METRES, "impact")
-        return self._wound(state, 1 - winner, faces, False, winner)
-
-    # --- damage (§7) and the end (§9) ---------------------------------------------------
-
-    def _wound(
-        self, state: DunwichState, seat: int, faces: list[int], lethal: bool, by: int
-    ) -> bool:
-        """Damage dice on `seat`'s registers; True when it is out (the duel ended)."""
-        fighter = state.fighters[seat]
-        before = fighter.incap
-        crossed = wound(fighter, faces, lethal)
-        state.say(
-            by,
-            "{} damage {} to {}: Vitality {} crossed, Incapacitation {} -> {}",
-            "Lethal" if lethal else "Non-Lethal",
-            faces,
-            fighter.name,
-            crossed or "none",
-            before,
-            fighter.incap,
-        )
-        return self._check_out(state, seat, by)
-
-    def _check_out(self, state: DunwichState, seat: int, by: int) -> bool:
+    def _down(self, state: DunwichState, seat: int, by: int) -> bool:
         """§9: out when incapacitated or dead; who is then dying is the aftermath's
         (`DunwichState.aftermath`), rolled for by no check inside the duel."""
         fighter = state.fighters[seat]
@@ -600,20 +467,3 @@ class DunwichRuleset:
         how = "dead" if all(fighter.crossed) else "incapacitated"
         state.finish(Outcome(by, f"{fighter.name} is {how}"))
         return True
-
-
-def wound(fighter: Fighter, faces: list[int], lethal: bool) -> list[int]:
-    """§7 (published): a lethal die crosses a free box of its value, an even box adding
-    one Incapacitation (§10 #10); a Non-Lethal die counts only when even, crossing its box
-    if free and one Incapacitation box in any case (§10 #30). Returns the boxes crossed."""
-    crossed = []
-    for face in faces:
-        if not lethal and face % 2:
-            continue
-        free = [i for i, value in enumerate(VITALITY) if value == face and not fighter.crossed[i]]
-        if free:
-            fighter.crossed[free[0]] = True
-            crossed.append(face)
-        if (free and face % 2 == 0) or not lethal:
-            fighter.incap = min(INCAPACITATION, fighter.incap + 1)
-    return crossed

@@ -13,7 +13,7 @@ from duelo.envs.core.testing import ScriptedDuel
 from duelo.envs.dunwich.npcs import ExpertBrawler, Side, pairing_value
 from duelo.envs.dunwich.observation import OBSERVATION_SPEC
 from duelo.envs.dunwich.odds import opposed, pool
-from duelo.envs.dunwich.rules import wound
+from duelo.envs.dunwich.pairing import wound
 from duelo.envs.dunwich.state import VITALITY, Action, Maneuver
 from tests.dunwich.test_rules import duel, fighter, plan
 

@@ -13,7 +13,7 @@ import pytest
 
 from duelo.envs.dunwich.npcs import Side, reactions_of
 from duelo.envs.dunwich.observation import OBSERVATION_SPEC
-from duelo.envs.dunwich.rules import wound
+from duelo.envs.dunwich.pairing import wound
 from duelo.envs.dunwich.state import REACTIONS, Action, Maneuver, Phase
 from tests.dunwich.test_npcs import decide
 from tests.dunwich.test_rules import CATALOG, duel, fighter, plan

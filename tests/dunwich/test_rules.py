@@ -11,7 +11,8 @@ import pytest
 
 from duelo.envs.core.testing import ScriptedDuel
 from duelo.envs.dunwich.odds import at_least_one, count, knockout, opposed, pool
-from duelo.envs.dunwich.rules import DunwichRuleset, wound
+from duelo.envs.dunwich.pairing import wound
+from duelo.envs.dunwich.rules import DunwichRuleset
 from duelo.envs.dunwich.setup import Character, Scenario, load_catalog
 from duelo.envs.dunwich.state import VITALITY, Action, Phase
 
