@@ -84,6 +84,16 @@ def bounded_int(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def fighter_choice(text: str) -> int | str:
+    """`--fighter`: a slot of the side, or "all" for every fighter of it."""
+    if text == "all":
+        return text
+    try:
+        return bounded_int(0, 63)(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"must be 0..63 or all, not {text!r}") from None
+
+
 def seconds(text: str) -> float:
     try:
         value = float(text)
@@ -178,10 +188,10 @@ def _add_table_commands(commands: Any) -> list[Parser]:
     table.add_argument("--side", choices=("A", "B"), default="A", help="the side you play")
     table.add_argument(
         "--fighter",
-        type=bounded_int(0, 63),
+        type=fighter_choice,
         default=0,
         help="which fighter of your side you play, in slot order (a skirmish; the NPC plays "
-        "the rest of your side)",
+        "the rest of your side), or 'all': every fighter of your side",
     )
     table.add_argument(
         "--seed",
@@ -368,14 +378,14 @@ def _play(args: argparse.Namespace) -> None:
     sides = system(args.system).ruleset(**variant).sides
     side = "AB".index(args.side)
     seats = [seat for seat, each in enumerate(sides) if each == side]
-    if args.fighter >= len(seats):
+    if args.fighter != "all" and args.fighter >= len(seats):
         raise ValueError(
             f"--fighter {args.fighter}: side {args.side} has {len(seats)} fighter(s) here, "
-            f"0..{len(seats) - 1}"
+            f"0..{len(seats) - 1} or all"
         )
-    seat = seats[args.fighter]
+    yours = tuple(seats) if args.fighter == "all" else (seats[args.fighter],)
     try:
-        play(args.system, args.vs, args.seed, seat, variant, sys.stdin, sys.stdout)
+        play(args.system, args.vs, args.seed, yours, variant, sys.stdin, sys.stdout)
     except LeftTheTable:
         print("\nYou left the table.")
 

@@ -50,11 +50,11 @@ class _YourMove(Exception):
     """A looked-ahead duel reached the person's first decision."""
 
 
-Chooser = Callable[[Any, np.ndarray, np.ndarray], int]
-"""The person's decision in a state, given the mask and the flat observation."""
+Chooser = Callable[[Any, int, np.ndarray, np.ndarray], int]
+"""The person's decision in a state for a seat, given the mask and the flat observation."""
 
 
-def _your_move_reached(state: Any, mask: np.ndarray, flat: np.ndarray) -> int:
+def _your_move_reached(state: Any, seat: int, mask: np.ndarray, flat: np.ndarray) -> int:
     raise _YourMove
 
 
@@ -90,17 +90,18 @@ def play(
     system: str,
     opponent: str,
     seed: int | None,
-    seat: int,
+    seats: tuple[int, ...],
     variant: dict[str, Any],
     answers: TextIO,
     out: TextIO,
 ) -> Outcome:
-    """Duels of the person (reading `answers`) at `seat` against `opponent`, the first
-    on `seed` (None: the first seed where the person gets a move), then rematches while
-    the person wants them; the last duel's outcome."""
+    """Duels of the person (reading `answers`) at `seats` (one seat, or every fighter of
+    a skirmish side) against `opponent`, the first on `seed` (None: the first seed where
+    the person gets a move), then rematches while the person wants them; the last duel's
+    outcome."""
     ruleset = system_of(system).ruleset(**variant)
     npc = make_policy(opponent, system, variant)
-    table = Table(ruleset, npc, seat, iter(answers), out, Style.of(out))
+    table = Table(ruleset, npc, seats, iter(answers), out, Style.of(out))
     if seed is None:
         seed = table.first_seed_you_act(0)
         print(table.style.dim(f"seed {seed} (--seed N deals another duel)"), file=out)
@@ -112,28 +113,31 @@ def play(
 
 
 class Table:
-    """One person and one NPC, seated for as many duels as the person plays."""
+    """One person and one NPC, seated for as many duels as the person plays. The person
+    plays one seat, or every fighter of a skirmish side (and so knows what each of them
+    chose, as one mind would)."""
 
     def __init__(
         self,
         ruleset: Any,
         npc: Policy,
-        seat: int,
+        seats: tuple[int, ...],
         lines: Iterator[str],
         out: TextIO,
         style: Style,
     ) -> None:
         self.ruleset = ruleset
         self.npc = npc
-        self.seat = seat
+        self.seats = seats
         self.lines = lines
         self.out = out
         self.style = style
-        names = [c.name for c in ruleset.characters]
-        self.side = ruleset.sides[seat]
-        self.yours = names[seat]
+        self.names = names = [c.name for c in ruleset.characters]
+        self.side = ruleset.sides[seats[0]]
+        assert all(ruleset.sides[s] == self.side for s in seats), "one side's fighters"
+        self.yours = ", ".join(names[s] for s in seats)
         self.allies = ", ".join(
-            n for s, n in enumerate(names) if ruleset.sides[s] == self.side and s != seat
+            n for s, n in enumerate(names) if ruleset.sides[s] == self.side and s not in seats
         )
         self.theirs = ", ".join(n for s, n in enumerate(names) if ruleset.sides[s] != self.side)
 
@@ -162,9 +166,11 @@ class Table:
         )
         decided = False
 
-        def choose(state: Any, mask: np.ndarray, flat: np.ndarray) -> int:
+        def choose(state: Any, seat: int, mask: np.ndarray, flat: np.ndarray) -> int:
             nonlocal decided
             decided = True
+            if len(self.seats) > 1:
+                self.say(style.bold(f"{style.you(self.names[seat])} decides:"))
             self.say(self._status(state, flat))
             return self._choose(mask, flat)
 
@@ -207,8 +213,8 @@ class Table:
             told = self._narrate(state, told) if narrate else told
             mask = ruleset.legal_actions(state, to_act)
             flat = ruleset.observe(state, to_act)
-            if to_act == self.seat:
-                action = choose(state, mask, flat)
+            if to_act in self.seats:
+                action = choose(state, to_act, mask, flat)
             else:
                 try:
                     action = ask(self.npc, spec.view(flat), mask, rngs[to_act], MOVE_TIME_LIMIT)

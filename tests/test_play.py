@@ -35,7 +35,7 @@ class FirstLegal(io.StringIO):
 @pytest.mark.parametrize("system", ["infierno", "dunwich", "vampiro"])
 def test_a_whole_duel_at_the_table(system: str) -> None:
     out = io.StringIO()
-    outcome = play(system, "expert", 5, 0, {}, FirstLegal(), out)
+    outcome = play(system, "expert", 5, (0,), {}, FirstLegal(), out)
     text = out.getvalue()
     assert outcome is not None and "Result: " in text
     assert "'draw my sword' is not one of 1.." in text  # asked again
@@ -46,7 +46,7 @@ def test_a_whole_duel_at_the_table(system: str) -> None:
 def test_an_action_name_is_an_answer() -> None:
     out = io.StringIO()
     answers = io.StringIO("close\n" + "1\n" * 500)
-    play("vampiro", "random", 2, 0, {}, answers, out)
+    play("vampiro", "random", 2, (0,), {}, answers, out)
     assert "declares close" in out.getvalue()
 
 
@@ -54,7 +54,7 @@ def test_the_end_of_the_input_leaves_the_table(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
     with pytest.raises(LeftTheTable):
-        play("infierno", "expert", 1, 0, {}, io.StringIO(""), io.StringIO())
+        play("infierno", "expert", 1, (0,), {}, io.StringIO(""), io.StringIO())
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "liminal", "--vs", "aggressive", "--side", "B"]) == 0
     assert "You left the table." in capsys.readouterr().out
@@ -65,7 +65,7 @@ def test_a_duel_the_rolls_settle_first_says_so() -> None:
     kills with its first shot, before the person decides anything. The table says who
     won and how, and offers a rematch on the next seed where the person gets a move."""
     out = io.StringIO()
-    play("infierno", "expert", 0, 0, {}, io.StringIO(""), out)
+    play("infierno", "expert", 0, (0,), {}, io.StringIO(""), out)
     text = out.getvalue()
     assert "over before your first move: Gunfighter, the NPC won it" in text
     assert "Rematch? (y: a new duel on --seed 1;" in text
@@ -76,7 +76,7 @@ def test_without_a_seed_the_table_deals_a_duel_where_the_person_acts() -> None:
     rival's, above); a yes plays the rematch, on the next such seed."""
     out = io.StringIO()
     answers = io.StringIO("surrender\ny\nsurrender\nno\n")
-    outcome = play("infierno", "expert", None, 0, {}, answers, out)
+    outcome = play("infierno", "expert", None, (0,), {}, answers, out)
     text = out.getvalue()
     assert text.startswith("seed 1 (--seed N deals another duel)")
     assert text.count("You play Gunfighter (side A)") == 2
@@ -86,7 +86,7 @@ def test_without_a_seed_the_table_deals_a_duel_where_the_person_acts() -> None:
 
 def test_look_shows_all_there_is_to_see() -> None:
     out = io.StringIO()
-    play("esgrima_duel", "expert", 3, 0, {}, io.StringIO("look\n" + "1\n" * 300), out)
+    play("esgrima_duel", "expert", 3, (0,), {}, io.StringIO("look\n" + "1\n" * 300), out)
     text = out.getvalue()
     assert "What you see:" in text and "initiative (" in text
     assert "| hand: estocada_alta x2, insulto | revealed: not_revealed" in text  # status line
@@ -95,7 +95,7 @@ def test_look_shows_all_there_is_to_see() -> None:
 
 def test_help_shows_the_moves_again() -> None:
     out = io.StringIO()
-    play("vampiro", "random", 2, 0, {}, io.StringIO("?\nhelp\n" + "1\n" * 500), out)
+    play("vampiro", "random", 2, (0,), {}, io.StringIO("?\nhelp\n" + "1\n" * 500), out)
     text = out.getvalue()
     assert text.count("answer with a number or an action's name") == 2
     assert "is not one of" not in text
@@ -143,7 +143,7 @@ def test_an_npc_that_raises_forfeits_as_in_a_tournament() -> None:
     """A hostile opponent's fault ends the duel in the person's favour, worded as a
     tournament records it, with no traceback; the table does not wait on it."""
     out = io.StringIO()
-    outcome = play("dunwich", "tests.hostile:Raiser", 0, 0, {}, io.StringIO("1\n" * 50), out)
+    outcome = play("dunwich", "tests.hostile:Raiser", 0, (0,), {}, io.StringIO("1\n" * 50), out)
     assert outcome.winner == 0
     assert "side B forfeits: its policy raised" in outcome.reason
     assert "Result: you win" in out.getvalue()
@@ -162,4 +162,23 @@ def test_a_person_takes_one_fighter_of_a_skirmish_side(
     assert "You play the guard (side B) beside the outlaw, Brawler (played by expert)" in text
     assert "Result: " in text
     assert main([*argv, "--side", "A", "--fighter", "3"]) == 2
-    assert "--fighter 3: side A has 3 fighter(s) here, 0..2" in capsys.readouterr().err
+    assert "--fighter 3: side A has 3 fighter(s) here, 0..2 or all" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # argparse's usage error
+        main([*argv, "--fighter", "both"])
+    assert "must be 0..63 or all, not 'both'" in capsys.readouterr().err
+
+
+def test_a_person_plays_a_whole_skirmish_side(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """--fighter all seats the person at every fighter of the side: each decision names
+    the fighter deciding, every fighter of the side decides at least once (its sealed
+    plan first), and the NPC plays only the enemies."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    argv = ["play", "dunwich_skirmish", "--scenario", "two_on_two", "--seed", "1"]
+    assert main([*argv, "--side", "B", "--fighter", "all"]) == 0
+    text = capsys.readouterr().out
+    assert "You play Thug, Cultist (side B) against Bruiser, Investigator, played by" in text
+    assert "Thug decides:" in text and "Cultist decides:" in text
+    assert "Bruiser decides:" not in text and "Investigator decides:" not in text
+    assert "Result: " in text
