@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import yaml
 
@@ -32,6 +32,8 @@ class Staged(Protocol):
 
 
 S = TypeVar("S", bound=Staged)
+W = TypeVar("W")
+C = TypeVar("C")
 
 
 class ConfigError(ValueError):
@@ -337,3 +339,27 @@ def require_fighters(
     for key, scenario in scenarios.items():
         for i, fighter in enumerate(scenario.fighters):
             require_known(fighter, characters, f"{path}: {key}.fighters[{i}]", "character")
+
+
+@dataclasses.dataclass(frozen=True)
+class SkirmishCatalog(Generic[W, C, S]):
+    """A system's weapons and characters (its duel's) and its fights of several a side."""
+
+    weapons: dict[str, W]
+    characters: dict[str, C]
+    skirmishes: dict[str, S]
+
+    def skirmish(self, name: str) -> S:
+        return known(self.skirmishes, name, "skirmish")
+
+    def character(self, name: str) -> C:
+        return known(self.characters, name, "character")
+
+
+def load_skirmishes(
+    weapons: dict[str, W], characters: dict[str, C], scenario: type[S], path: Path
+) -> SkirmishCatalog[W, C, S]:
+    """The skirmishes file at `path`, each of its fighters a known character."""
+    table = load_entries(scenario, path)
+    require_fighters(table, characters, path)
+    return SkirmishCatalog(weapons, characters, table)

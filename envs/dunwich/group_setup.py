@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeAlias
 
-from duelo.envs.core.config import known, load_entries, packaged_config, require_fighters
+from duelo.envs.core.config import SkirmishCatalog, load_skirmishes, packaged_config
 from duelo.envs.dunwich.setup import (
     MAX_ARENA,
     Character,
@@ -87,19 +87,8 @@ class GroupScenario:
         return tuple(post.character for post in self.posts)
 
 
-@dataclass(frozen=True)
-class GroupCatalog:
-    """The duel's weapons and characters, and the fights of several a side."""
-
-    weapons: dict[str, Weapon]
-    characters: dict[str, Character]
-    skirmishes: dict[str, GroupScenario]
-
-    def skirmish(self, name: str) -> GroupScenario:
-        return known(self.skirmishes, name, "skirmish")
-
-    def character(self, name: str) -> Character:
-        return known(self.characters, name, "character")
+GroupCatalog: TypeAlias = SkirmishCatalog[Weapon, Character, GroupScenario]
+"""The duel's weapons and characters, and the fights of several a side."""
 
 
 def load_group_catalog(
@@ -107,9 +96,8 @@ def load_group_catalog(
     characters: str | Path | None = None,
     skirmishes: str | Path | None = None,
 ) -> GroupCatalog:
-    """Load and cross-check the three files; None takes the packaged default."""
+    """Load and cross-check the three files (the weapons and characters as for a duel);
+    None takes the packaged default."""
     duel = load_catalog(weapons, characters)
     path = Path(skirmishes or packaged_config("dunwich/skirmishes.yaml"))
-    table = load_entries(GroupScenario, path)
-    require_fighters(table, duel.characters, path)
-    return GroupCatalog(duel.weapons, duel.characters, table)
+    return load_skirmishes(duel.weapons, duel.characters, GroupScenario, path)

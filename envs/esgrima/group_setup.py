@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeAlias
 
-from duelo.envs.core.config import known, load_entries, packaged_config, require_fighters
+from duelo.envs.core.config import SkirmishCatalog, load_skirmishes, packaged_config
 from duelo.envs.esgrima.setup import (
     MAX_OBJECTS,
     MAX_ZONES,
@@ -103,19 +103,8 @@ class GroupScenario:
         return tuple(post.character for post in self.posts)
 
 
-@dataclass(frozen=True)
-class GroupCatalog:
-    """The skirmish's weapons and characters, and the fights of several a side."""
-
-    weapons: dict[str, Weapon]
-    characters: dict[str, Character]
-    skirmishes: dict[str, GroupScenario]
-
-    def skirmish(self, name: str) -> GroupScenario:
-        return known(self.skirmishes, name, "skirmish")
-
-    def character(self, name: str) -> Character:
-        return known(self.characters, name, "character")
+GroupCatalog: TypeAlias = SkirmishCatalog[Weapon, Character, GroupScenario]
+"""The duel's weapons and characters, and the fights of several a side."""
 
 
 def load_group_catalog(
@@ -123,9 +112,8 @@ def load_group_catalog(
     characters: str | Path | None = None,
     skirmishes: str | Path | None = None,
 ) -> GroupCatalog:
-    """Load and cross-check the three files; None takes the packaged default."""
-    one_on_one = load_catalog(weapons, characters)
+    """Load and cross-check the three files (the weapons and characters as for a duel);
+    None takes the packaged default."""
+    duel = load_catalog(weapons, characters)
     path = Path(skirmishes or packaged_config("esgrima/skirmishes.yaml"))
-    table = load_entries(GroupScenario, path)
-    require_fighters(table, one_on_one.characters, path)
-    return GroupCatalog(one_on_one.weapons, one_on_one.characters, table)
+    return load_skirmishes(duel.weapons, duel.characters, GroupScenario, path)

@@ -5,14 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeAlias
 
-from duelo.envs.core.config import (
-    known,
-    load_entries,
-    packaged_config,
-    require_fighters,
-)
+from duelo.envs.core import config
+from duelo.envs.core.config import load_skirmishes, packaged_config
 from duelo.envs.infierno.setup import Character, InfiernoOptions, Weapon, load_catalog
 
 MAX_SIDE = 4
@@ -104,19 +100,8 @@ class SkirmishScenario:
         return tuple(post.character for post in self.posts)
 
 
-@dataclass(frozen=True)
-class SkirmishCatalog:
-    """The duel's weapons and characters, and the skirmishes."""
-
-    weapons: dict[str, Weapon]
-    characters: dict[str, Character]
-    skirmishes: dict[str, SkirmishScenario]
-
-    def skirmish(self, name: str) -> SkirmishScenario:
-        return known(self.skirmishes, name, "skirmish")
-
-    def character(self, name: str) -> Character:
-        return known(self.characters, name, "character")
+SkirmishCatalog: TypeAlias = config.SkirmishCatalog[Weapon, Character, SkirmishScenario]
+"""The duel's weapons and characters, and the fights of several a side."""
 
 
 def load_skirmish_catalog(
@@ -128,6 +113,4 @@ def load_skirmish_catalog(
     None takes the packaged default."""
     duel = load_catalog(weapons, characters)
     path = Path(skirmishes or packaged_config("infierno/skirmishes.yaml"))
-    table = load_entries(SkirmishScenario, path)
-    require_fighters(table, duel.characters, path)
-    return SkirmishCatalog(duel.weapons, duel.characters, table)
+    return load_skirmishes(duel.weapons, duel.characters, SkirmishScenario, path)

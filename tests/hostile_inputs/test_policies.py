@@ -52,7 +52,13 @@ def test_duelo_play_ends_with_the_npc_forfeiting(policy: str) -> None:
     answers = io.StringIO("1\n" * 500)  # the first legal move, each time
     out = io.StringIO()
     outcome = play(
-        "infierno", policy, seed=2, seat=0, variant={"scenario": "brawl"}, answers=answers, out=out
+        "infierno",
+        policy,
+        seed=2,
+        seats=(0,),
+        variant={"scenario": "brawl"},
+        answers=answers,
+        out=out,
     )
     assert outcome.winner == 0 and {**MOVERS, **BUILDS}[policy] in outcome.reason
 
