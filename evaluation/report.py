@@ -10,7 +10,7 @@ import csv
 import importlib.util
 import io
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -18,11 +18,20 @@ from typing import Any
 import numpy as np
 
 from duelo.envs.systems import system
-from duelo.evaluation.stats import bootstrap_elo, bradley_terry, elo, wilson_interval
+from duelo.evaluation.stats import (
+    bootstrap_elo,
+    bradley_terry,
+    elo,
+    holm,
+    sign_test,
+    wilson_interval,
+)
 
 ANCHOR_RATING = 1000.0
 """The Elo rating of the anchor policy (random, when it plays)."""
 BOOTSTRAP_SAMPLES = 200
+SIGNIFICANCE = 0.05
+"""The family-wise level of a report's head-to-head marks (Holm over its pairings)."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,16 @@ class Pairing:
     forfeits: int
     mean_decisions: float
     mean_rounds: float
+    p_value: float = 1.0
+    """The exact sign test of a's wins against its losses (`stats.sign_test`)."""
+    p_holm: float = 1.0
+    """`p_value` Holm-adjusted over the report's pairings: below `SIGNIFICANCE`, one of
+    the two is the stronger, whatever the number of pairings compared."""
+
+    @property
+    def decided(self) -> bool:
+        """Whether the head-to-head difference is significant (Holm, `SIGNIFICANCE`)."""
+        return self.p_holm < SIGNIFICANCE
 
 
 @dataclass(frozen=True)
@@ -121,11 +140,14 @@ def build_report(records: list[dict[str, Any]], policies: list[str], seed: int =
                 sum(r["forfeit"] is not None for r in group),
                 float(np.mean([r["decisions"] for r in group])),
                 float(np.mean([r["rounds"] for r in group])),
+                sign_test(total.wins, total.losses),
             )
         )
         pair_scores[(index[a], index[b])] = [score_of_a(r) for r in group]
         matrix[index[a]][index[b]] = total.score
         matrix[index[b]][index[a]] = 1 - total.score
+    adjusted = holm([p.p_value for p in pairings])
+    pairings = [replace(p, p_holm=q) for p, q in zip(pairings, adjusted, strict=True)]
     scores = np.zeros((len(policies), len(policies)))
     for (i, j), values in pair_scores.items():
         scores[i, j] += sum(values)
@@ -227,6 +249,7 @@ def render(report: Report, markdown: bool = False) -> str:
                 f"[{low:.3f}, {high:.3f}]",
                 f"{p.a_as_seat[0].score:.3f}",
                 f"{p.a_as_seat[1].score:.3f}",
+                _p_cell(p),
                 str(p.forfeits),
                 f"{p.mean_decisions:.1f}",
                 *_exact_cell(report.exact_scores, f"{p.a} vs {p.b}"),
@@ -253,6 +276,7 @@ def render(report: Report, markdown: bool = False) -> str:
         "95 % interval",
         "as A",
         "as B",
+        "p (Holm)",
         "forfeits",
         "decisions",
         *(["exact score"] if report.exact_scores else []),
@@ -264,7 +288,9 @@ def render(report: Report, markdown: bool = False) -> str:
         "Score of the row against the column (wins + half draws):",
         _table(["", *names], matrix_rows, markdown),
         "Pairings (W/D/L of the first; Wilson 95 % interval of its score; "
-        "its score as side A and as side B):",
+        "its score as side A and as side B; p: the exact sign test of its wins against "
+        f"its losses, Holm-adjusted over the {len(report.pairings)} pairings, "
+        f"* where one of the two is the stronger at {SIGNIFICANCE:g}):",
         _table(pair_header, pair_rows, markdown),
         f"Bradley-Terry ratings, Elo scale, {_short(report.anchor)} = {ANCHOR_RATING:.0f} "
         "(bootstrap 95 % interval):",
@@ -291,6 +317,12 @@ def render(report: Report, markdown: bool = False) -> str:
             "to optimal (what a best response takes from it beyond an even split)."
         )
     return "\n\n".join(sections) + "\n"
+
+
+def _p_cell(pairing: Pairing) -> str:
+    """The Holm-adjusted p-value, starred where the pairing is decided."""
+    shown = "<0.001" if pairing.p_holm < 0.001 else f"{pairing.p_holm:.3f}"
+    return f"{shown} *" if pairing.decided else shown
 
 
 def _exact_cell(exact: dict[str, float], key: str) -> list[str]:
@@ -324,6 +356,8 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
             "mean_decisions",
             "mean_rounds",
             "exact_score",
+            "p_value",
+            "p_holm",
         ]
     )
     rating_csv = io.StringIO()
@@ -349,6 +383,8 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
                     f"{p.mean_decisions:.2f}",
                     f"{p.mean_rounds:.2f}",
                     _csv_figure(report.exact_scores.get(f"{p.a} vs {p.b}")),
+                    f"{p.p_value:.6g}",
+                    f"{p.p_holm:.6g}",
                 ]
             )
         for r in report.ratings:

@@ -7,12 +7,15 @@
   online Elo does), reported on the Elo scale and anchored to one policy.
 - Percentile bootstrap intervals for those ratings, resampling each pairing's
   duels with replacement.
+- Head to head: the exact sign test of one policy's wins against its losses in a
+  pairing, and Holm's adjustment of a table of such p-values for many comparisons.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 
 import numpy as np
 
@@ -99,3 +102,27 @@ def bootstrap_elo(
     draws = elo(bradley_terry(tables), anchor, anchor_rating)  # all resamples fitted together
     low, high = np.percentile(draws, [2.5, 97.5], axis=0)
     return low, high
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """The two-sided exact p-value of `wins` against `losses` if either side were as
+    likely to win a decided duel (the sign test: a draw favours neither and is left
+    out); 1.0 where nothing was decided. Exact: binomial tails summed in integers."""
+    decided = wins + losses
+    if decided == 0:
+        return 1.0
+    tail = sum(math.comb(decided, k) for k in range(min(wins, losses) + 1))
+    return float(min(Fraction(1), Fraction(2 * tail, 2**decided)))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment: the k-th smallest of m p-values times m - k + 1,
+    never below the one before it, at most 1. Rejecting where the adjusted value is
+    below a level keeps the chance of any false rejection among the m within it."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    adjusted = [1.0] * len(p_values)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted

@@ -1,4 +1,4 @@
-"""Wilson intervals and Bradley-Terry ratings against known values."""
+"""Wilson intervals, Bradley-Terry ratings and head-to-head tests against known values."""
 
 from __future__ import annotations
 
@@ -7,7 +7,15 @@ import math
 import numpy as np
 import pytest
 
-from duelo.evaluation.stats import bootstrap_elo, bradley_terry, elo, wilson_interval
+from duelo.evaluation.report import SIGNIFICANCE, build_report, render
+from duelo.evaluation.stats import (
+    bootstrap_elo,
+    bradley_terry,
+    elo,
+    holm,
+    sign_test,
+    wilson_interval,
+)
 
 
 def test_wilson_known_values() -> None:
@@ -71,3 +79,94 @@ def test_a_stack_of_tables_fits_each_as_it_would_alone() -> None:
     for table, fitted in zip(tables, together, strict=True):
         assert np.array_equal(fitted, bradley_terry(table))
     assert np.array_equal(elo(together, 1)[1], elo(bradley_terry(tables[1]), 1))
+
+
+def test_the_sign_test_known_values() -> None:
+    assert sign_test(0, 0) == 1.0 and sign_test(5, 5) == 1.0
+    assert sign_test(10, 0) == sign_test(0, 10) == 2 / 1024
+    assert sign_test(7, 3) == 2 * (1 + 10 + 45 + 120) / 1024  # 0.34375
+    # a large table stays exact: 600 to 400 is z = 6.3, p about 2.5e-10
+    assert 1e-10 < sign_test(600, 400) < 5e-10
+
+
+def test_holm_known_values() -> None:
+    # sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1, kept non-decreasing
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.5, 0.9]) == [1.0, 1.0] and holm([]) == []
+
+
+SIMULATED = 2000
+"""Simulated tournaments a rate below is measured over."""
+RATE_SLACK = 3.2905 * math.sqrt(SIGNIFICANCE * (1 - SIGNIFICANCE) / SIMULATED)
+"""How far a measured rate of a 5 % event may lie above 5 % by chance (99.9 %)."""
+
+
+def _duels(rng: np.random.Generator, edge: float, duels: int) -> tuple[int, int]:
+    """Wins and losses of a policy that wins a decided duel with chance 0.5 + edge, a
+    fifth of the duels drawn."""
+    decided = rng.binomial(duels, 0.8)
+    wins = rng.binomial(decided, 0.5 + edge)
+    return int(wins), int(decided - wins)
+
+
+def test_the_sign_test_holds_its_level_and_finds_a_known_edge() -> None:
+    """Two even policies: a pairing of 200 duels is called decided in at most 5 % of
+    simulated tournaments (the test is exact, so at most its level: 4.15 % here); a
+    policy that wins 60 % of its decided duels is found in nearly all of 400 duels (the
+    exact power, the binomial summed over the rejection region, is 0.944)."""
+    rng = np.random.default_rng(0)
+    even = [sign_test(*_duels(rng, 0.0, 200)) < SIGNIFICANCE for _ in range(SIMULATED)]
+    assert np.mean(even) <= SIGNIFICANCE + RATE_SLACK
+    edge = [sign_test(*_duels(rng, 0.1, 400)) < SIGNIFICANCE for _ in range(SIMULATED)]
+    assert np.mean(edge) >= 0.9
+
+
+def test_holm_keeps_the_family_wise_error_over_many_pairings() -> None:
+    """Ten pairings of even policies: some pairing is called decided in at most 5 % of
+    simulated tournaments with Holm's adjustment, and in far more without it."""
+    rng = np.random.default_rng(1)
+    adjusted = unadjusted = 0
+    for _ in range(SIMULATED):
+        p_values = [sign_test(*_duels(rng, 0.0, 200)) for _ in range(10)]
+        adjusted += min(holm(p_values)) < SIGNIFICANCE
+        unadjusted += min(p_values) < SIGNIFICANCE
+    assert adjusted / SIMULATED <= SIGNIFICANCE + RATE_SLACK
+    assert unadjusted / SIMULATED > 0.2  # 1 - 0.95**10 = 0.40 for a test at its level
+
+
+def test_a_report_marks_the_pairings_that_are_decided() -> None:
+    """Three policies: strong beats weak 150 to 50 (decided), strong and even, even and
+    weak 105 to 95 (not): the table stars only the first, Holm-adjusted over three."""
+
+    def records(a: str, b: str, wins: int, losses: int) -> list[dict]:
+        return [
+            {
+                "system": "infierno",
+                "a": a,
+                "b": b,
+                "winner": "a" if k < wins else "b",
+                "seat_of_a": k % 2,
+                "forfeit": None,
+                "decisions": 10,
+                "rounds": 3,
+                "variant": {},
+            }
+            for k in range(wins + losses)
+        ]
+
+    policies = ["strong", "even", "weak"]
+    report = build_report(
+        records("strong", "weak", 150, 50)
+        + records("strong", "even", 105, 95)
+        + records("even", "weak", 105, 95),
+        policies,
+    )
+    by_pair = {(p.a, p.b): p for p in report.pairings}
+    decided = by_pair["strong", "weak"]
+    assert decided.p_value == sign_test(150, 50) and decided.p_holm == 3 * sign_test(150, 50)
+    assert decided.decided
+    assert not by_pair["strong", "even"].decided and not by_pair["even", "weak"].decided
+    assert by_pair["strong", "even"].p_holm == min(1.0, 2 * sign_test(105, 95))
+    table = render(report)
+    starred = [line.split()[:3] for line in table.splitlines() if " vs " in line and "*" in line]
+    assert starred == [["strong", "vs", "weak"]]
