@@ -30,6 +30,7 @@ from duelo.envs.fast import ENGINES
 from duelo.evaluation.exploit import with_exact_figures
 from duelo.evaluation.progress import ProgressLine
 from duelo.evaluation.report import build_report, plots_available, render, write_outputs
+from duelo.evaluation.stats import PRIOR
 from duelo.evaluation.tournament import (
     BACKENDS,
     MAX_DUELS,
@@ -92,6 +93,17 @@ def fighter_choice(text: str) -> int | str:
         return bounded_int(0, 63)(text)
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"must be 0..63 or all, not {text!r}") from None
+
+
+def prior_wins(text: str) -> float:
+    """`--prior`: Bradley-Terry's virtual wins each way, a finite number in 0..1000."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 1000:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"must be a number in 0..1000, not {text!r}")
+    return value
 
 
 def seconds(text: str) -> float:
@@ -258,6 +270,12 @@ def _add_tournament(commands: Any, cores: int) -> Parser:
         help="the folder of results and reports",
     )
     tournament.add_argument("--resume", action="store_true", help="continue an interrupted run")
+    tournament.add_argument(
+        "--prior",
+        type=prior_wins,
+        default=PRIOR,
+        help="Bradley-Terry's virtual wins each way a pairing (default: 1; 0 fits the table alone)",
+    )
     tournament.add_argument("--scenario", help="a scenario of the system (default: its first)")
     tournament.add_argument("--move-time-limit", type=seconds, default=1.0, help="seconds")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -666,7 +684,7 @@ def run_tournaments(args: argparse.Namespace) -> None:
                 args.address,
                 args.engine,
             )
-            report = build_report(records, list(spec.policies), seed=args.seed or 0)
+            report = build_report(records, list(spec.policies), args.seed or 0, args.prior)
             if args.exact and spec.suite:
                 print(f"no exact figures: {spec.system} plays a suite; name a --scenario")
             elif args.exact:

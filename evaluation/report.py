@@ -19,10 +19,16 @@ import numpy as np
 
 from duelo.envs.systems import system
 from duelo.evaluation.stats import (
+    ALPHA,
+    POPULATION,
+    PRIOR,
+    alpha_rank,
     bootstrap_elo,
     bradley_terry,
     elo,
     holm,
+    payoff_table,
+    resampled_tables,
     sign_test,
     wilson_interval,
 )
@@ -87,6 +93,11 @@ class Rating:
     elo: float
     low: float
     high: float
+    mass: float = 0.0
+    """Its alpha-Rank mass (`stats.alpha_rank`): where a cycle beats a ranking, the
+    cycle's policies share it."""
+    mass_low: float = 0.0
+    mass_high: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -100,6 +111,8 @@ class Report:
     """matrix[i][j]: policy i's score against policy j."""
     duels: int
     mean_decisions: float
+    prior: float = PRIOR
+    """Bradley-Terry's prior the ratings were fitted with."""
     gap_to_optimal: dict[str, float] = field(default_factory=dict)
     """Each policy's exploitability, where the exact solver gave one (`--exact`)."""
     exact_scores: dict[str, float] = field(default_factory=dict)
@@ -113,8 +126,11 @@ def score_of_a(record: dict[str, Any]) -> float:
     return {"a": 1.0, "b": 0.0, None: 0.5}[record["winner"]]
 
 
-def build_report(records: list[dict[str, Any]], policies: list[str], seed: int = 0) -> Report:
-    """The report of one system's records; `policies` fixes the row order."""
+def build_report(
+    records: list[dict[str, Any]], policies: list[str], seed: int = 0, prior: float = PRIOR
+) -> Report:
+    """The report of one system's records; `policies` fixes the row order; `prior` is
+    Bradley-Terry's (`stats.bradley_terry`)."""
     if not records:
         raise ValueError("no duel records to report on")
     index = {name: i for i, name in enumerate(policies)}
@@ -153,18 +169,24 @@ def build_report(records: list[dict[str, Any]], policies: list[str], seed: int =
         scores[i, j] += sum(values)
         scores[j, i] += len(values) - sum(values)
     anchor = next((i for i, name in enumerate(policies) if name.endswith(":random")), 0)
-    ratings_now = elo(bradley_terry(scores), anchor, ANCHOR_RATING)
-    low, high = bootstrap_elo(
-        pair_scores,
-        len(policies),
-        anchor,
-        np.random.default_rng(seed),
-        BOOTSTRAP_SAMPLES,
-        ANCHOR_RATING,
+    ratings_now = elo(bradley_terry(scores, prior), anchor, ANCHOR_RATING)
+    tables = resampled_tables(
+        pair_scores, len(policies), np.random.default_rng(seed), BOOTSTRAP_SAMPLES
     )
+    low, high = bootstrap_elo(tables, anchor, ANCHOR_RATING, prior)
+    masses = alpha_rank(payoff_table(scores))
+    mass_low, mass_high = np.percentile(alpha_rank(payoff_table(tables)), [2.5, 97.5], axis=0)
     ratings = sorted(
         (
-            Rating(name, float(ratings_now[i]), float(low[i]), float(high[i]))
+            Rating(
+                name,
+                float(ratings_now[i]),
+                float(low[i]),
+                float(high[i]),
+                float(masses[i]),
+                float(mass_low[i]),
+                float(mass_high[i]),
+            )
             for i, name in enumerate(policies)
         ),
         key=lambda r: -r.elo,
@@ -178,6 +200,7 @@ def build_report(records: list[dict[str, Any]], policies: list[str], seed: int =
         matrix=matrix,
         duels=len(records),
         mean_decisions=float(np.mean([r["decisions"] for r in records])),
+        prior=prior,
         by_setup=_by_setup(records, pairings),
     )
 
@@ -260,6 +283,8 @@ def render(report: Report, markdown: bool = False) -> str:
             _short(r.policy),
             f"{r.elo:.0f}",
             f"[{r.low:.0f}, {r.high:.0f}]",
+            f"{r.mass:.3f}",
+            f"[{r.mass_low:.3f}, {r.mass_high:.3f}]",
             *_exact_cell(report.gap_to_optimal, r.policy),
         ]
         for r in report.ratings
@@ -281,7 +306,7 @@ def render(report: Report, markdown: bool = False) -> str:
         "decisions",
         *(["exact score"] if report.exact_scores else []),
     ]
-    rating_header = ["policy", "Elo", "95 % interval"]
+    rating_header = ["policy", "Elo", "95 % interval", "alpha-Rank", "95 % interval"]
     rating_header += ["gap to optimal"] if report.gap_to_optimal else []
     sections = [
         headline,
@@ -293,7 +318,9 @@ def render(report: Report, markdown: bool = False) -> str:
         f"* where one of the two is the stronger at {SIGNIFICANCE:g}):",
         _table(pair_header, pair_rows, markdown),
         f"Bradley-Terry ratings, Elo scale, {_short(report.anchor)} = {ANCHOR_RATING:.0f} "
-        "(bootstrap 95 % interval):",
+        f"(bootstrap 95 % interval; a prior of {report.prior:g} virtual win each way a "
+        f"pairing), and alpha-Rank masses (alpha {ALPHA:g}, population {POPULATION}: "
+        "where policies beat each other in a cycle, the cycle shares the mass):",
         _table(rating_header, rating_rows, markdown),
     ]
     if report.by_setup:
@@ -362,7 +389,19 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
     )
     rating_csv = io.StringIO()
     rating_writer = csv.writer(rating_csv)
-    rating_writer.writerow(["system", "policy", "elo", "low", "high", "gap_to_optimal"])
+    rating_writer.writerow(
+        [
+            "system",
+            "policy",
+            "elo",
+            "low",
+            "high",
+            "gap_to_optimal",
+            "alpha_rank",
+            "alpha_rank_low",
+            "alpha_rank_high",
+        ]
+    )
     for report in reports:
         for p in report.pairings:
             low, high = p.total.interval
@@ -396,6 +435,9 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
                     f"{r.low:.1f}",
                     f"{r.high:.1f}",
                     _csv_figure(report.gap_to_optimal.get(r.policy)),
+                    f"{r.mass:.4f}",
+                    f"{r.mass_low:.4f}",
+                    f"{r.mass_high:.4f}",
                 ]
             )
     written[1].write_text(pairing_csv.getvalue(), encoding="utf-8")

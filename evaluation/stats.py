@@ -7,6 +7,8 @@
   online Elo does), reported on the Elo scale and anchored to one policy.
 - Percentile bootstrap intervals for those ratings, resampling each pairing's
   duels with replacement.
+- alpha-Rank's stationary masses of the score table, which rank a cycle of policies
+  (each beating the next) as a cycle, where a Bradley-Terry fit must order them.
 - Head to head: the exact sign test of one policy's wins against its losses in a
   pairing, and Holm's adjustment of a table of such p-values for many comparisons.
 """
@@ -36,14 +38,19 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+PRIOR = 1.0
+"""Bradley-Terry's prior: one virtual win each way in every pairing that was played."""
+
+
 def bradley_terry(
-    scores: np.ndarray, prior: float = 1.0, iterations: int = 10_000, tol: float = 1e-12
+    scores: np.ndarray, prior: float = PRIOR, iterations: int = 10_000, tol: float = 1e-12
 ) -> np.ndarray:
     """Strengths p (geometric mean 1) with P(i beats j) = p_i / (p_i + p_j).
 
     `scores[i, j]` is i's score against j (wins + half draws). `prior` adds that
-    many virtual half-wins to both sides of every pairing that was played, so a
-    policy that never wins or never loses still gets a finite rating.
+    many virtual wins to both sides of every pairing that was played, so a policy
+    that never wins or never loses still gets a finite rating (it pulls every rating
+    toward the others: 0 fits the table alone).
 
     `scores` may also be a stack of tables (..., n, n), fitted together (the
     bootstrap's resamples): each stops at its own convergence with the strengths
@@ -81,17 +88,23 @@ def elo(strengths: np.ndarray, anchor: int, anchor_rating: float = 1000.0) -> np
 
 
 def bootstrap_elo(
+    tables: np.ndarray, anchor: int, anchor_rating: float = 1000.0, prior: float = PRIOR
+) -> tuple[np.ndarray, np.ndarray]:
+    """95 % percentile intervals (low, high) of each Elo rating, from resampled score
+    tables (`resampled_tables`), all fitted together."""
+    draws = elo(bradley_terry(tables, prior), anchor, anchor_rating)
+    low, high = np.percentile(draws, [2.5, 97.5], axis=0)
+    return low, high
+
+
+def resampled_tables(
     pair_scores: Mapping[tuple[int, int], Sequence[float]],
     players: int,
-    anchor: int,
     rng: np.random.Generator,
-    samples: int = 200,
-    anchor_rating: float = 1000.0,
-) -> tuple[np.ndarray, np.ndarray]:
-    """95 % percentile intervals (low, high) of each Elo rating.
-
-    `pair_scores[(i, j)]` lists i's score in each duel against j (1, 0.5 or 0).
-    """
+    samples: int,
+) -> np.ndarray:
+    """`samples` score tables (samples, players, players), each pairing's duels drawn
+    with replacement: `table[k, i, j]` is i's score against j in resample k."""
     tables = np.zeros((samples, players, players))
     for k in range(samples):
         for (i, j), duel_scores in pair_scores.items():
@@ -99,9 +112,61 @@ def bootstrap_elo(
             resampled = values[rng.integers(len(values), size=len(values))].sum()
             tables[k, i, j] += resampled
             tables[k, j, i] += len(values) - resampled
-    draws = elo(bradley_terry(tables), anchor, anchor_rating)  # all resamples fitted together
-    low, high = np.percentile(draws, [2.5, 97.5], axis=0)
-    return low, high
+    return tables
+
+
+def payoff_table(scores: np.ndarray) -> np.ndarray:
+    """Each policy's mean score against each other, from score tables (..., n, n) as
+    `bradley_terry` takes them; 0.5 where two never met, and on the diagonal."""
+    scores = np.asarray(scores, dtype=float)
+    games = scores + np.swapaxes(scores, -1, -2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(games > 0, scores / np.where(games > 0, games, 1), 0.5)
+
+
+ALPHA = 100.0
+"""alpha-Rank's ranking intensity: high enough that an edge of 0.02 in score decides
+which of two policies takes over (the masses then rest on the response graph's sinks)."""
+POPULATION = 50
+"""alpha-Rank's population size m."""
+
+
+def alpha_rank(
+    payoffs: np.ndarray, alpha: float = ALPHA, population: int = POPULATION
+) -> np.ndarray:
+    """alpha-Rank's masses (Omidshafiei et al., 2019: one population, a constant-sum
+    table), one a policy, summing to 1; `payoffs` may be a stack of tables (..., n, n).
+
+    `payoffs[i, j]` is i's score against j, so `payoffs[j, i]` is 1 less it and the
+    diagonal 0.5. In a population of m players of s, one mutant r has an edge of
+    m / (m - 1) (payoffs[r, s] - 1/2) whatever the mutants' number, and takes over
+    with Fermi fixation probability (1 - e^(-alpha d)) / (1 - e^(-m alpha d)) (1 / m at
+    d = 0). The masses are the stationary distribution of the chain that moves from s
+    to each r with 1 / (n - 1) of that probability: all on the best policy of a
+    transitive table, shared evenly by a cycle (rock, paper, scissors).
+    """
+    payoffs = np.asarray(payoffs, dtype=float)
+    players = payoffs.shape[-1]
+    if players == 1:
+        return np.ones(payoffs.shape[:-1])
+    edge = population / (population - 1) * (payoffs - 0.5)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        fixation = np.expm1(-alpha * edge) / np.expm1(-population * alpha * edge)
+    fixation = np.where(np.abs(edge) < 1e-12, 1 / population, np.nan_to_num(fixation))
+    moves = np.swapaxes(fixation, -1, -2) / (players - 1)  # moves[s, r]: s taken over by r
+    eye = np.eye(players, dtype=bool)
+    moves = np.where(eye, 0.0, moves)
+    moves = moves + eye * (1 - moves.sum(axis=-1, keepdims=True))
+    # pi (moves - I) = 0 with the masses summing to 1, solved as one least-squares system
+    system = np.concatenate(
+        [np.swapaxes(moves, -1, -2) - np.eye(players), np.ones((*moves.shape[:-2], 1, players))],
+        axis=-2,
+    )
+    target = np.zeros((*moves.shape[:-2], players + 1, 1))
+    target[..., -1, 0] = 1.0
+    masses = (np.linalg.pinv(system) @ target)[..., 0]
+    masses = np.clip(masses, 0.0, None)
+    return masses / masses.sum(axis=-1, keepdims=True)
 
 
 def sign_test(wins: int, losses: int) -> float:

@@ -9,10 +9,13 @@ import pytest
 
 from duelo.evaluation.report import SIGNIFICANCE, build_report, render
 from duelo.evaluation.stats import (
+    alpha_rank,
     bootstrap_elo,
     bradley_terry,
     elo,
     holm,
+    payoff_table,
+    resampled_tables,
     sign_test,
     wilson_interval,
 )
@@ -58,7 +61,7 @@ def test_bootstrap_interval_brackets_the_estimate() -> None:
     for (i, j), values in pair_scores.items():
         scores[i, j], scores[j, i] = sum(values), len(values) - sum(values)
     estimate = elo(bradley_terry(scores), anchor=2)
-    low, high = bootstrap_elo(pair_scores, 3, anchor=2, rng=rng, samples=300)
+    low, high = bootstrap_elo(resampled_tables(pair_scores, 3, rng, 300), anchor=2)
     assert low[2] == high[2] == 1000  # the anchor does not move
     assert np.all(low[:2] < estimate[:2]) and np.all(estimate[:2] < high[:2])
 
@@ -170,3 +173,64 @@ def test_a_report_marks_the_pairings_that_are_decided() -> None:
     table = render(report)
     starred = [line.split()[:3] for line in table.splitlines() if " vs " in line and "*" in line]
     assert starred == [["strong", "vs", "weak"]]
+
+
+def test_alpha_rank_known_answers() -> None:
+    """A cycle (rock, paper, scissors) shares the mass evenly; a transitive table puts it
+    all on the best; two even policies split it; a stack is ranked table by table."""
+    cycle = np.array([[0.5, 1, 0], [0, 0.5, 1], [1, 0, 0.5]])
+    assert alpha_rank(cycle) == pytest.approx([1 / 3] * 3)
+    ladder = np.array([[0.5, 0.7, 0.9], [0.3, 0.5, 0.6], [0.1, 0.4, 0.5]])
+    assert alpha_rank(ladder) == pytest.approx([1, 0, 0], abs=1e-9)
+    assert alpha_rank(np.full((2, 2), 0.5)) == pytest.approx([0.5, 0.5])
+    assert alpha_rank(np.stack([cycle, ladder])) == pytest.approx(
+        np.stack([alpha_rank(cycle), alpha_rank(ladder)]), abs=1e-9
+    )
+
+
+def test_alpha_rank_of_two_policies_is_the_fixation_odds() -> None:
+    """Two policies: the chain's masses stand as the two fixation probabilities do,
+    (1 - e^-x) / (1 - e^-mx) against its mirror, x = alpha m / (m - 1) times the edge."""
+    edge, alpha, m = 0.01, 1.0, 50
+    x = alpha * m / (m - 1) * edge
+    up = (1 - math.exp(-x)) / (1 - math.exp(-m * x))
+    down = (1 - math.exp(x)) / (1 - math.exp(m * x))
+    masses = alpha_rank(np.array([[0.5, 0.5 + edge], [0.5 - edge, 0.5]]), alpha, m)
+    assert masses[0] / masses[1] == pytest.approx(up / down)
+
+
+def test_the_payoff_table_is_the_mean_score_and_even_where_unplayed() -> None:
+    scores = np.array([[0, 30, 0], [10, 0, 0], [0, 0, 0]])
+    expected = np.array([[0.5, 0.75, 0.5], [0.25, 0.5, 0.5], [0.5, 0.5, 0.5]])
+    assert payoff_table(scores) == pytest.approx(expected)
+
+
+def test_a_report_of_a_cycle_shares_its_alpha_rank_mass() -> None:
+    """rock beats scissors beats paper beats rock, 80 to 20 each: the Bradley-Terry fit
+    puts them level, alpha-Rank gives each a third, each interval holding it."""
+
+    def records(a: str, b: str) -> list[dict]:
+        return [
+            {
+                "system": "infierno",
+                "a": a,
+                "b": b,
+                "winner": "a" if k < 80 else "b",
+                "seat_of_a": k % 2,
+                "forfeit": None,
+                "decisions": 10,
+                "rounds": 3,
+                "variant": {},
+            }
+            for k in range(100)
+        ]
+
+    report = build_report(
+        records("rock", "scissors") + records("scissors", "paper") + records("paper", "rock"),
+        ["rock", "paper", "scissors"],
+    )
+    for rating in report.ratings:
+        assert rating.mass == pytest.approx(1 / 3)
+        assert rating.mass_low <= 1 / 3 <= rating.mass_high
+        assert rating.elo == pytest.approx(1000)
+    assert "alpha-Rank" in render(report)
