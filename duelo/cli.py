@@ -11,6 +11,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import sys
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
@@ -29,7 +30,13 @@ from duelo.envs.core.runner import line_up, play_duel
 from duelo.envs.fast import ENGINES
 from duelo.evaluation.exploit import with_exact_figures
 from duelo.evaluation.progress import ProgressLine
-from duelo.evaluation.report import build_report, plots_available, render, write_outputs
+from duelo.evaluation.report import (
+    build_report,
+    plots_available,
+    render,
+    setup_label,
+    write_outputs,
+)
 from duelo.evaluation.stats import PRIOR
 from duelo.evaluation.tournament import (
     BACKENDS,
@@ -320,11 +327,11 @@ def _add_yardsticks(commands: Any) -> list[Parser]:
         "--out", type=Path, default=Path("duelo-exploit"), help="the best response's run"
     )
     # exploit falls back on training where the walk stops: it walks no more than --exact
-    for command, states, walk_seconds in (
-        (solver, 2_000_000, 3600.0),
-        (exploit, EXACT_MAX_STATES, EXACT_MAX_SECONDS),
+    for command, states, walk_seconds, which in (
+        (solver, 2_000_000, 3600.0, "its first"),
+        (exploit, EXACT_MAX_STATES, EXACT_MAX_SECONDS, "every setup of the system's suite"),
     ):
-        command.add_argument("--scenario", help="a scenario of the system (default: its first)")
+        command.add_argument("--scenario", help=f"a scenario of the system (default: {which})")
         command.add_argument("--fighters", nargs=2, metavar=("A", "B"), help="character ids")
         command.add_argument(
             "--max-states", type=bounded_int(1, 10**9), default=states, help="walk no further"
@@ -417,7 +424,14 @@ def _solve(args: argparse.Namespace) -> None:
 
 
 def _exploit(args: argparse.Namespace) -> None:
-    variant = duel_variant(args.system, args.scenario, args.fighters, args.option)
+    """Every setup of the system's suite (`System.suite`, the --option values laid over
+    each) unless --scenario or --fighters names one duel; a best response of its own in
+    a folder of its own under --out for each."""
+    options = {"options": dict(args.option)} if args.option else {}
+    suite = () if args.scenario or args.fighters else default_suite(args.system, options)
+    setups = [(setup_label(v), v) for v in suite] or [
+        ("", duel_variant(args.system, args.scenario, args.fighters, args.option))
+    ]
     if missing := missing_module(TRAIN_MODULES):  # said before the walk, which may be long
         print(
             f"duelo exploit: without the train extra ({missing} is not installed) only an "
@@ -426,17 +440,20 @@ def _exploit(args: argparse.Namespace) -> None:
             file=sys.stderr,
         )
     with train_extra("exploit"):
-        print_exploit(
-            args.policy,
-            args.system,
-            variant,
-            args.steps,
-            args.duels,
-            args.out,
-            args.max_states,
-            args.max_seconds,
-            sys.stdout,
-        )
+        for label, variant in setups:
+            if label:
+                print(f"== {args.system}: {label}")
+            print_exploit(
+                args.policy,
+                args.system,
+                variant,
+                args.steps,
+                args.duels,
+                args.out / re.sub(r"[^\w.=-]+", "_", label) if label else args.out,
+                args.max_states,
+                args.max_seconds,
+                sys.stdout,
+            )
 
 
 def _export(args: argparse.Namespace) -> None:

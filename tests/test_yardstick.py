@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from duelo.cli import main
+from duelo.envs.systems import SYSTEMS
 
 SMALL = ["--scenario", "brawl", "--fighters", "gunman", "thug", "--option", "round_cap=1"]
 """Liminal's brawl, a gunman against a thug, cut to one round: solved in a second."""
@@ -48,16 +49,27 @@ def test_exploit_trains_a_best_response_elsewhere(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """Dunwich hides its plans: a best response is trained (a token budget here) and
-    played against the policy; the report names its score and the brain."""
+    played against the policy in every setup of the suite, each in a folder of its own;
+    the report names each setup, its score and the brain. A scenario named is probed
+    alone."""
     out_dir = tmp_path / "probe"
     argv = ["exploit", "dunwich:random", "--system", "dunwich", "--steps", "2048"]
     assert main([*argv, "--duels", "20", "--out", str(out_dir)]) == 0
     out = capsys.readouterr().out
     assert "no exact answer" in out and "perfect information" in out
-    score = re.search(r"best response scores (\d\.\d+) \[(\d\.\d+), (\d\.\d+)\]", out)
-    assert score and float(score.group(2)) <= float(score.group(1)) <= float(score.group(3))
-    assert (out_dir / "brain" / "manifest.json").exists()
-    assert len((out_dir / "tournament" / "results.jsonl").read_text().splitlines()) == 20
+    setups = [s["scenario"] for s in SYSTEMS["dunwich"].suite]
+    assert re.findall(r"== dunwich: (\w+)", out) == setups
+    scores = re.findall(r"best response scores (\d\.\d+) \[(\d\.\d+), (\d\.\d+)\]", out)
+    assert len(scores) == len(setups)
+    assert all(float(low) <= float(score) <= float(high) for score, low, high in scores)
+    for setup in setups:
+        assert (out_dir / setup / "brain" / "manifest.json").exists()
+        results = out_dir / setup / "tournament" / "results.jsonl"
+        assert len(results.read_text().splitlines()) == 20
+    one = tmp_path / "one"
+    assert main([*argv, "--duels", "20", "--out", str(one), "--scenario", "rooftop"]) == 0
+    assert "== dunwich" not in capsys.readouterr().out
+    assert (one / "brain" / "manifest.json").exists()
 
 
 def test_the_tournament_adds_exact_figures_where_it_can(

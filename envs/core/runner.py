@@ -79,8 +79,8 @@ def line_up(ruleset: Ruleset[Any], side_a: Policy, side_b: Policy) -> tuple[Poli
     """The policy of each seat when one policy plays each side: a duel's two, or every
     fighter of a side in a skirmish. A policy served by a process plays every seat in a
     process of its own (`ProcessPolicy.fork`): what the rules keep from a seat's allies
-    (Dunwich's sealed plans, digest §13.6) or from its rival (the same module on both
-    sides) is in no memory that seat's code can read."""
+    (a plan sealed from them too) or from its rival (the same module on both sides) is
+    in no memory that seat's code can read."""
     seated: list[Policy] = []
     for side in ruleset.sides:
         policy = side_b if side else side_a
