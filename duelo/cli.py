@@ -1,7 +1,8 @@
 """The `duelo` command: list the systems (`systems`), watch or play a narrated duel
 (`duel`, `play`), rank policies (`tournament`), measure how far they stand from the
-best play (`solve`, `exploit`), make and ship brains (`train`, `export`, `onnx`,
-`serve`) and time the engines (`bench`); `duelo COMMAND --help` says more."""
+best play (`solve`, `exploit`), plan how many duels a pairing needs (`plan`), make
+and ship brains (`train`, `export`, `onnx`, `serve`) and time the engines (`bench`);
+`duelo COMMAND --help` says more."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ from duelo.evaluation.report import (
     setup_label,
     write_outputs,
 )
-from duelo.evaluation.stats import PRIOR
+from duelo.evaluation.stats import PRIOR, duels_needed
 from duelo.evaluation.tournament import (
     BACKENDS,
     MAX_DUELS,
@@ -170,7 +171,26 @@ def build_parser(cores: int) -> Parser:
             help="a rules option of the system (repeatable; `duelo systems` lists them)",
         )
     _add_brain_commands(commands)
+    _add_plan(commands)
     return parser
+
+
+def _add_plan(commands: Any) -> None:
+    plan = commands.add_parser(
+        "plan", help="how many duels a pairing needs to tell a given edge from chance"
+    )
+    plan.add_argument(
+        "--gap", type=float, required=True, help="the score's distance from 0.5 to detect"
+    )
+    plan.add_argument("--power", type=float, default=0.8, help="chance to detect it")
+    plan.add_argument("--draws", type=float, default=0.0, help="the share of drawn duels")
+    plan.add_argument("--level", type=float, default=0.05, help="the test's level")
+    plan.add_argument(
+        "--pairings",
+        type=bounded_int(1, 10**6),
+        default=1,
+        help="pairings compared at once (Holm's strictest step: level / pairings)",
+    )
 
 
 def _add_table_commands(commands: Any) -> list[Parser]:
@@ -454,6 +474,16 @@ def _exploit(args: argparse.Namespace) -> None:
                 args.max_seconds,
                 sys.stdout,
             )
+
+
+def _plan(args: argparse.Namespace) -> None:
+    duels = duels_needed(args.gap, args.power, args.draws, args.level, args.pairings)
+    print(
+        f"{duels:,} duels a pairing: the sign test at {args.level:g}"
+        + (f" over {args.pairings} pairings (Holm)" if args.pairings > 1 else "")
+        + f" finds a score of {0.5 + args.gap:g} against 0.5 with chance {args.power:g}"
+        + (f", {args.draws:.0%} of the duels drawn" if args.draws else "")
+    )
 
 
 def _export(args: argparse.Namespace) -> None:
@@ -748,6 +778,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
     "serve": _serve,
     "onnx": _onnx,
     "bench": _bench,
+    "plan": _plan,
 }
 """Each subcommand's handler; `main` turns their errors into messages and exit codes."""
 

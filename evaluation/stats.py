@@ -10,7 +10,8 @@
 - alpha-Rank's stationary masses of the score table, which rank a cycle of policies
   (each beating the next) as a cycle, where a Bradley-Terry fit must order them.
 - Head to head: the exact sign test of one policy's wins against its losses in a
-  pairing, and Holm's adjustment of a table of such p-values for many comparisons.
+  pairing, Holm's adjustment of a table of such p-values for many comparisons, and
+  how many duels a pairing needs for the test to find a given edge.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from statistics import NormalDist
 
 import numpy as np
 
@@ -191,3 +193,33 @@ def holm(p_values: Sequence[float]) -> list[float]:
         running = max(running, min(1.0, (len(p_values) - rank) * p_values[i]))
         adjusted[i] = running
     return adjusted
+
+
+def duels_needed(
+    gap: float,
+    power: float = 0.8,
+    draws: float = 0.0,
+    level: float = 0.05,
+    comparisons: int = 1,
+) -> int:
+    """Duels a pairing needs for the sign test (`sign_test`, two-sided at level /
+    comparisons: Holm's strictest step over that many pairings) to find, with chance
+    `power`, a policy whose score is 0.5 + gap where a `draws` share of duels is drawn.
+
+    A decided duel is a win with chance q = 1/2 + gap / (1 - draws); the normal
+    approximation of the binomial asks for ((z · 1/2 + z_power · sqrt(q (1 - q))) /
+    (q - 1/2))^2 decided duels, z the two-sided critical value, plus 1 / (q - 1/2) for
+    continuity (the exact test is discrete, and its power a sawtooth in the number of
+    duels, within about 0.02 of the power asked for from there on), and so many more
+    duels as draws leave undecided.
+    """
+    if not 0 < gap < (1 - draws) / 2:
+        raise ValueError(f"gap must lie in (0, {(1 - draws) / 2:g}) with draws {draws:g}")
+    if not 0 < power < 1 or not 0 < level < 1 or not 0 <= draws < 1 or comparisons < 1:
+        raise ValueError("power and level lie in (0, 1), draws in [0, 1), comparisons >= 1")
+    normal = NormalDist()
+    critical = normal.inv_cdf(1 - level / comparisons / 2)
+    q = 0.5 + gap / (1 - draws)
+    decided = ((critical * 0.5 + normal.inv_cdf(power) * math.sqrt(q * (1 - q))) / (q - 0.5)) ** 2
+    decided += 1 / (q - 0.5)
+    return math.ceil(decided / (1 - draws))

@@ -325,3 +325,12 @@ def test_help_shows_the_defaults(
     ):
         assert default in text
     assert "(default: 0; drawn" not in text and text.count("(default:") >= 6
+
+
+def test_plan_says_how_many_duels_and_refuses_a_gap_past_the_draws(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["plan", "--gap", "0.1"]) == 0
+    assert capsys.readouterr().out.startswith("204 duels a pairing: the sign test at 0.05")
+    assert main(["plan", "--gap", "0.3", "--draws", "0.5"]) == 2
+    assert "gap must lie in (0, 0.25) with draws 0.5" in capsys.readouterr().err

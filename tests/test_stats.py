@@ -12,6 +12,7 @@ from duelo.evaluation.stats import (
     alpha_rank,
     bootstrap_elo,
     bradley_terry,
+    duels_needed,
     elo,
     holm,
     payoff_table,
@@ -234,3 +235,37 @@ def test_a_report_of_a_cycle_shares_its_alpha_rank_mass() -> None:
         assert rating.mass_low <= 1 / 3 <= rating.mass_high
         assert rating.elo == pytest.approx(1000)
     assert "alpha-Rank" in render(report)
+
+
+def _exact_power(duels: int, win: float, level: float = SIGNIFICANCE) -> float:
+    """The sign test's exact chance to reject at `level` over `duels` decided duels that
+    the first wins with chance `win`: the binomial summed over its rejection region."""
+    return sum(
+        math.comb(duels, k) * win**k * (1 - win) ** (duels - k)
+        for k in range(duels + 1)
+        if sign_test(k, duels - k) < level
+    )
+
+
+@pytest.mark.parametrize(("gap", "power"), [(0.1, 0.8), (0.15, 0.9), (0.05, 0.5)])
+def test_the_duels_planned_give_the_power_asked_for(gap: float, power: float) -> None:
+    """With no draws, the planned number of duels reaches the power asked for (the exact
+    power, within the 0.02 its sawtooth in the number of duels swings) and a fifth fewer
+    duels do not."""
+    duels = duels_needed(gap, power)
+    assert _exact_power(duels, 0.5 + gap) >= power - 0.02
+    assert _exact_power(int(0.8 * duels), 0.5 + gap) < power
+
+
+def test_draws_and_many_pairings_change_the_duels_needed() -> None:
+    # at the same score, draws leave the edge to the decided duels (a score of 0.6 with
+    # half the duels drawn is 0.7 of the decided ones): fewer duels than without draws
+    assert 2 * duels_needed(0.2) - 1 <= duels_needed(0.1, draws=0.5) <= 2 * duels_needed(0.2)
+    assert duels_needed(0.1, draws=0.5) < duels_needed(0.1)
+    # Holm's strictest step over ten pairings tests at 0.005
+    assert duels_needed(0.1, comparisons=10) == duels_needed(0.1, level=0.005)
+    assert duels_needed(0.1, comparisons=10) > duels_needed(0.1)
+    with pytest.raises(ValueError, match="gap must lie in"):
+        duels_needed(0.3, draws=0.5)
+    with pytest.raises(ValueError, match="power and level"):
+        duels_needed(0.1, power=1.0)
