@@ -481,9 +481,11 @@ def _plan(args: argparse.Namespace) -> None:
     print(
         f"{duels:,} duels a pairing: the sign test at {args.level:g}"
         + (f" over {args.pairings} pairings (Holm)" if args.pairings > 1 else "")
-        + f" finds a score of {0.5 + args.gap:g} against 0.5 with chance {args.power:g}"
+        + f" finds a score of {0.5 + args.gap:.10g} against 0.5 with chance {args.power:g}"
         + (f", {args.draws:.0%} of the duels drawn" if args.draws else "")
     )
+    if duels > MAX_DUELS:
+        print(f"more than a tournament plays a pairing (--duels at most {MAX_DUELS:,})")
 
 
 def _export(args: argparse.Namespace) -> None:

@@ -332,5 +332,8 @@ def test_plan_says_how_many_duels_and_refuses_a_gap_past_the_draws(
 ) -> None:
     assert main(["plan", "--gap", "0.1"]) == 0
     assert capsys.readouterr().out.startswith("204 duels a pairing: the sign test at 0.05")
+    assert main(["plan", "--gap", "1e-9"]) == 0
+    out = capsys.readouterr().out
+    assert "a score of 0.500000001 against 0.5" in out and "more than a tournament plays" in out
     assert main(["plan", "--gap", "0.3", "--draws", "0.5"]) == 2
     assert "gap must lie in (0, 0.25) with draws 0.5" in capsys.readouterr().err
