@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -86,11 +87,18 @@ def test_a_stack_of_tables_fits_each_as_it_would_alone() -> None:
 
 
 def test_the_sign_test_known_values() -> None:
-    assert sign_test(0, 0) == 1.0 and sign_test(5, 5) == 1.0
-    assert sign_test(10, 0) == sign_test(0, 10) == 2 / 1024
-    assert sign_test(7, 3) == 2 * (1 + 10 + 45 + 120) / 1024  # 0.34375
-    # a large table stays exact: 600 to 400 is z = 6.3, p about 2.5e-10
-    assert 1e-10 < sign_test(600, 400) < 5e-10
+    assert sign_test(0, 0) == 1.0 and sign_test(5, 5) == 1.0 and sign_test(6, 5) == 1.0
+    assert sign_test(10, 0) == pytest.approx(2 / 1024, rel=1e-12)
+    assert sign_test(0, 10) == sign_test(10, 0)
+    assert sign_test(7, 3) == pytest.approx(2 * (1 + 10 + 45 + 120) / 1024, rel=1e-12)
+    # against the integer sum of the binomial coefficients, far into a tail and near 1/2
+    for wins, losses in ((600, 400), (1030, 970), (5, 120)):
+        decided = wins + losses
+        tail = sum(math.comb(decided, k) for k in range(min(wins, losses) + 1))
+        exact = float(Fraction(2 * tail, 2**decided))
+        assert sign_test(wins, losses) == pytest.approx(exact, rel=1e-9)
+    # a tournament's largest pairing: 100,000 decided duels, 50,400 to 49,600 (p 0.011)
+    assert sign_test(50_400, 49_600) == pytest.approx(0.0114, abs=5e-4)
 
 
 def test_holm_known_values() -> None:
