@@ -178,8 +178,8 @@ def sign_test(wins: int, losses: int) -> float:
     cost a few hundred terms, not a sum of 50,000 binomial coefficients."""
     decided = wins + losses
     low = min(wins, losses)
-    if 2 * low >= decided:  # a tie or none decided: the tail alone is half or more
-        return 1.0
+    if 2 * low + 1 >= decided:  # none decided, a tie, or one apart of an odd count:
+        return 1.0  # the tail alone is half or more
     term = math.exp(
         math.lgamma(decided + 1)
         - math.lgamma(low + 1)
