@@ -47,6 +47,14 @@ def fighter_names(names: list[str], sides: tuple[int, ...]) -> list[str]:
     ]
 
 
+def slot_rows(seat: int, allies: list[int], enemies: list[int], max_side: int) -> list[int | None]:
+    """The seat in each observation row of a skirmish fighter: itself, its allies, then
+    its enemies, each side padded with None (an empty slot) to `max_side` rows."""
+    mine: list[int | None] = [*allies, *[None] * (max_side - 1 - len(allies))]
+    theirs: list[int | None] = [*enemies, *[None] * (max_side - len(enemies))]
+    return [seat, *mine, *theirs]
+
+
 StateT = TypeVar("StateT", bound=DuelState)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from duelo.envs.core.observation import ObservationSpec, ObsKey, grid, one_hot
+from duelo.envs.core.ruleset import slot_rows
 from duelo.envs.dunwich.group_setup import MAX_SIDE
 from duelo.envs.dunwich.group_state import Gone, GroupState
 from duelo.envs.dunwich.observation import ARMS, BOXES, INCOMING
@@ -92,10 +93,7 @@ GROUP_SPEC = ObservationSpec(
 
 def rows_of(state: GroupState, seat: int) -> list[int | None]:
     """The seat in each row for `seat`'s view (None: an empty slot)."""
-    pad: list[int | None] = [None] * MAX_SIDE
-    allies: list[int | None] = list(state.allies(seat))
-    enemies: list[int | None] = list(state.enemies(seat))
-    return [seat, *(allies + pad)[: MAX_SIDE - 1], *(enemies + pad)[:MAX_SIDE]]
+    return slot_rows(seat, state.allies(seat), state.enemies(seat), MAX_SIDE)
 
 
 def observe_group(state: GroupState, seat: int) -> np.ndarray:

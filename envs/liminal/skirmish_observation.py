@@ -15,6 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from duelo.envs.core.observation import MAX_CACHED, ObservationSpec, ObsKey, grid, one_hot
+from duelo.envs.core.ruleset import slot_rows
 from duelo.envs.liminal.mob import attack_level
 from duelo.envs.liminal.observation import TURN, WEAPON_FIELDS, spare, weapon_row
 from duelo.envs.liminal.setup import SKILLS, Character, Strength
@@ -138,11 +139,7 @@ SKIRMISH_SPEC = ObservationSpec(
 
 def rows_of(state: SkirmishState, seat: int) -> list[int | None]:
     """The seat in each of `seat`'s individual rows (None for an empty slot)."""
-    allies: list[int | None] = list(state.allies(seat))
-    enemies: list[int | None] = list(state.enemies(seat))
-    allies += [None] * (MAX_SIDE - 1 - len(allies))
-    enemies += [None] * (MAX_SIDE - len(enemies))
-    return [seat, *allies, *enemies]
+    return slot_rows(seat, state.allies(seat), state.enemies(seat), MAX_SIDE)
 
 
 _AT = {key.name: SKIRMISH_SPEC.slice_of(key.name).start for key in SKIRMISH_SPEC.keys}
