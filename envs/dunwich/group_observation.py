@@ -16,7 +16,7 @@ from duelo.envs.core.observation import ObservationSpec, ObsKey, grid, one_hot
 from duelo.envs.core.ruleset import slot_rows
 from duelo.envs.dunwich.group_setup import MAX_SIDE
 from duelo.envs.dunwich.group_state import Gone, GroupState
-from duelo.envs.dunwich.observation import ARMS, BOXES, INCOMING
+from duelo.envs.dunwich.observation import ARMS, BOXES, INCOMING_KEY, PHASE_KEY
 from duelo.envs.dunwich.setup import HALF_METRES, MAX_ARENA, MAX_PV
 from duelo.envs.dunwich.state import INCAPACITATION, PLAN, Maneuver, Phase
 
@@ -38,15 +38,8 @@ def _grid(name: str, meaning: str, low: float, high: float, fields: tuple[str, .
 
 GROUP_SPEC = ObservationSpec(
     (
-        ObsKey("phase", "one-hot: plan, act, react, push", 0, 1, (4,), one_hot(Phase)),
-        ObsKey(
-            "incoming",
-            "the maneuver to react to, one-hot danar, desplazar, incapacitar",
-            0,
-            1,
-            (3,),
-            INCOMING,
-        ),
+        PHASE_KEY,
+        INCOMING_KEY,
         _per_row("partner", "1 for the other fighter of the pairing being resolved", 0, 1),
         ObsKey("turn", "current combat turn", 0, 999),
         ObsKey("arena", "the arena's length in metres", 0, MAX_ARENA),

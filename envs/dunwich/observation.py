@@ -16,17 +16,21 @@ STATUS = ("acted", "reacted", "task", "defend_only", "engaged_at_start", "bonus"
 INCOMING = ("danar", "desplazar", "incapacitar")
 BOXES = tuple(f"box{i}_{value}" for i, value in enumerate(VITALITY))
 
+PHASE_KEY = ObsKey("phase", "one-hot: plan, act, react, push", 0, 1, (4,), one_hot(Phase))
+INCOMING_KEY = ObsKey(
+    "incoming",
+    "the maneuver to react to, one-hot danar, desplazar, incapacitar",
+    0,
+    1,
+    (3,),
+    INCOMING,
+)
+"""The decision's phase and the maneuver a reaction answers: the duel's and a skirmish's."""
+
 OBSERVATION_SPEC = ObservationSpec(
     (
-        ObsKey("phase", "one-hot: plan, act, react, push", 0, 1, (4,), one_hot(Phase)),
-        ObsKey(
-            "incoming",
-            "the maneuver to react to, one-hot danar, desplazar, incapacitar",
-            0,
-            1,
-            (3,),
-            INCOMING,
-        ),
+        PHASE_KEY,
+        INCOMING_KEY,
         ObsKey(
             "initiative", "1 for the side acting first this turn, once ordered", 0, 1, (2,), SIDES
         ),
