@@ -18,9 +18,7 @@ import numpy as np
 from duelo.agents.plans import first_legal
 from duelo.envs.core.observation import FieldReader
 from duelo.envs.vampiro.damage import soak_pool
-from duelo.envs.vampiro.observation import OBSERVATION_SPEC
-from duelo.envs.vampiro.odds import difficulty, pool
-from duelo.envs.vampiro.rules import (
+from duelo.envs.vampiro.exchange import (
     ARMED,
     PLAN_MOVES,
     RANGE_REACH,
@@ -29,6 +27,8 @@ from duelo.envs.vampiro.rules import (
     move_shift,
     unskilled_shift,
 )
+from duelo.envs.vampiro.observation import OBSERVATION_SPEC
+from duelo.envs.vampiro.odds import difficulty, pool
 from duelo.envs.vampiro.setup import Damage
 from duelo.envs.vampiro.state import PLANS, Action, modifier
 

@@ -144,6 +144,8 @@ class Slot:
     penalty: int = 0
     celerity: bool = False
     done: bool = False
+    target: int | None = None
+    """The seat it is aimed at, in a fight of several a side (§13.3); None in a duel."""
 
 
 @dataclass
@@ -223,14 +225,18 @@ class VampiroState(DuelState):
 
 
 def damage_type(state: VampiroState, seat: int, move: Move) -> Damage:
+    """The damage `seat`'s `move` does to its rival in a duel (`hit_type`)."""
+    return hit_type(state.options, state.fighters[seat], state.fighters[1 - seat], move)
+
+
+def hit_type(options: VampiroOptions, me: Fighter, them: Fighter, move: Move) -> Damage:
     """§5, §7: fists, kicks and clinches bash; fangs aggravate; a weapon its own type;
     bullets on a vampire bash with `bullets_bashing_vs_vampires` (§10 #9)."""
-    me, them = state.fighters[seat], state.fighters[1 - seat]
     if move == Move.BITE:
         return Damage.AGGRAVATED
     if move in (Move.STRIKE, Move.KICK, Move.CLINCH):
         return Damage.BASHING
     if move == Move.WEAPON_STRIKE:
         return me.weapon.damage_type
-    bashing = state.options.bullets_bashing_vs_vampires and them.character.vampire
+    bashing = options.bullets_bashing_vs_vampires and them.character.vampire
     return Damage.BASHING if bashing else me.weapon.damage_type

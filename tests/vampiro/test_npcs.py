@@ -9,10 +9,11 @@ import pytest
 
 from duelo.envs.core.testing import ScriptedDuel
 from duelo.envs.vampiro.damage import after_soak, damage_pool, soak_pool
+from duelo.envs.vampiro.exchange import action_pool, attack_traits, damage_dice
 from duelo.envs.vampiro.npcs import ExpertKindred, Rival, Side, hit_levels
 from duelo.envs.vampiro.observation import OBSERVATION_SPEC
 from duelo.envs.vampiro.odds import difficulty, pool
-from duelo.envs.vampiro.rules import _attack_traits, _damage_dice, action_pool, attack_difficulty
+from duelo.envs.vampiro.rules import attack_difficulty
 from duelo.envs.vampiro.setup import Damage
 from duelo.envs.vampiro.state import Action, Move, damage_type
 from tests.vampiro.test_turn import duel, fighter
@@ -58,7 +59,7 @@ def exact_levels(fight: ScriptedDuel, seat: int, move: Move) -> float:
     by damage type, the halving of bashing on a vampire (§3, §4, §7)."""
     state = fight.state
     me, them = state.fighters[seat], state.fighters[1 - seat]
-    ability, attribute = _attack_traits(move)
+    ability, attribute = attack_traits(move)
     dice, target = action_pool(me, ability, attribute, 0)
     target = difficulty(target + attack_difficulty(state, me, move))
     kind = damage_type(state, seat, move)
@@ -69,7 +70,7 @@ def exact_levels(fight: ScriptedDuel, seat: int, move: Move) -> float:
     for rolled, p in pool(dice, target).items():
         if rolled.net < 1:
             continue
-        for hit, q in pool(damage_pool(_damage_dice(me, move) + rolled.net - 1)).items():
+        for hit, q in pool(damage_pool(damage_dice(me, move) + rolled.net - 1)).items():
             for soaked, r in pool(soak).items():
                 total += p * q * r * after_soak(hit.net, soaked.net, halve)
     return float(total)

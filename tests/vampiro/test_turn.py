@@ -10,8 +10,9 @@ import numpy as np
 
 from duelo.envs.core.testing import ScriptedDuel
 from duelo.envs.vampiro.damage import damage_pool
+from duelo.envs.vampiro.exchange import action_pool
 from duelo.envs.vampiro.odds import difficulty, read_pool
-from duelo.envs.vampiro.rules import VampiroRuleset, action_pool, attack_difficulty
+from duelo.envs.vampiro.rules import VampiroRuleset, attack_difficulty
 from duelo.envs.vampiro.setup import Character, Scenario, load_catalog
 from duelo.envs.vampiro.state import Action, Move, Phase
 
