@@ -20,6 +20,8 @@ from duelo.envs.esgrima.mechanics import Card
 from duelo.envs.infierno import InfiernoRuleset
 from duelo.envs.infierno.setup import load_catalog
 from duelo.envs.infierno.state import Action, InfiernoState
+from duelo.envs.vampiro.group_state import DECODED, PLAN_IDS, WAIT_ID
+from duelo.envs.vampiro.group_state import GroupState as VampiroGroupState
 from duelo.envs.vampiro.rules import VampiroRuleset
 from duelo.envs.vampiro.state import PLANS, Fighter, VampiroState
 from duelo.registration import SYSTEMS
@@ -117,6 +119,22 @@ VARIANTS += [
     (
         "esgrima_skirmish",
         {"scenario": "ambush", "options": {"delay": "all", "light_reload": "action"}},
+    ),
+    (
+        "vampiro_skirmish",
+        {
+            "scenario": "three_on_three",
+            "options": {
+                "multi_opponent_difficulty": "all",
+                "team_shared_plan": True,
+                "retarget_if_out": True,
+                "botch_hits_ally": False,
+                "flee_is_loss": True,
+                "fixed_initiative": True,
+                "all_multi_at_end": True,
+                "celerity_cost": "per_turn",
+            },
+        },
     ),
     (
         "dunwich_skirmish",
@@ -252,6 +270,28 @@ def redeal_plans(state: GroupState, seat: int, rng: np.random.Generator) -> None
         state.plans[other] = legal[int(rng.integers(len(legal)))]
 
 
+def redeal_declarations(state: VampiroGroupState, seat: int, rng: np.random.Generator) -> None:
+    """Every declaration `seat` may not see re-dealt (§13.2, §13.8), allies' too unless
+    `team_shared_plan`: the plan and its targets, Celerity actions, Willpower flag and
+    delay, with the blood and Willpower they cost; and every sealed act-now choice of
+    the moment made by another delayer (§13.5)."""
+    for other, them in enumerate(state.fighters):
+        if state.sees(seat, other) or not them.declared:
+            continue
+        them.willpower += them.declared_willpower
+        them.blood += them.declared_blood
+        them.choice = PLAN_IDS[int(rng.integers(len(PLAN_IDS)))]
+        them.celerity = int(rng.integers(them.character.celeridad + 1))
+        them.declared_blood = min(them.celerity, them.blood)
+        them.blood -= them.declared_blood
+        them.declared_willpower = bool(rng.integers(2)) and them.willpower > 0
+        them.willpower -= them.declared_willpower
+        them.delayed = DECODED[them.choice].plan is not None and bool(rng.integers(2))
+    for other in state.choices:
+        if other != seat:
+            state.choices[other] = (*PLAN_IDS, WAIT_ID)[int(rng.integers(len(PLAN_IDS) + 1))]
+
+
 INFIERNO_WEAPONS = tuple(load_catalog().weapons.values())
 
 
@@ -272,6 +312,7 @@ REDEALS: dict[str, Redeal] = {
     "dunwich": redeal_plan,
     "dunwich_skirmish": redeal_plans,
     "vampiro": redeal_declaration,
+    "vampiro_skirmish": redeal_declarations,
 }
 """What each system hides from a seat, re-dealt by the hidden-information check."""
 

@@ -11,7 +11,7 @@ Seed `004_28b7eda06dabcb9d.txt`, digest `rules/vampiro.md`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from duelo.envs.core.dice import Dice
 from duelo.envs.vampiro.damage import (
@@ -27,7 +27,7 @@ from duelo.envs.vampiro.damage import (
 )
 from duelo.envs.vampiro.odds import Outcome as Roll
 from duelo.envs.vampiro.odds import difficulty, read_pool
-from duelo.envs.vampiro.setup import Catalog, Damage, Kind, VampiroOptions
+from duelo.envs.vampiro.setup import Damage, Kind, VampiroOptions, Weapon
 from duelo.envs.vampiro.state import (
     DEFENCES,
     MELEE_ATTACKS,
@@ -77,10 +77,17 @@ SKILLS = ("armas_cc", "armas_fuego")
 """§3 (seed): a missing Skill rolls the Attribute alone at +1 difficulty (Talents: none)."""
 
 
+class Armoury(Protocol):
+    """What an exchange needs of a catalog: the weapons (fists, after a drop, §7)."""
+
+    @property
+    def weapons(self) -> dict[str, Weapon]: ...
+
+
 class Exchanges:
     """The attack, the defence and the damage between two fighters (module docstring)."""
 
-    catalog: Catalog
+    catalog: Armoury
     options: VampiroOptions
 
     # --- hooks: where the fighters stand --------------------------------------------

@@ -9,7 +9,7 @@ when the plan keeps a Dodge).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -84,7 +84,7 @@ class Side:
     clinched: bool
 
     @classmethod
-    def of(cls, read: FieldReader, side: str) -> Side:
+    def of(cls, read: Callable[[str, str], float], side: str) -> Side:
         kind = next(d for d in Damage if read("weapon", f"{side}.type_{d.value}"))
         return cls(
             vampire=bool(read("traits", f"{side}.vampire")),
@@ -132,10 +132,17 @@ class Side:
         return max(single, twice + self.strike(target, A.SHOOT, 3, distance, dodge))
 
     def strike(
-        self, target: Side, move: Action, penalty: int, distance: float, dodge: int | None
+        self,
+        target: Side,
+        move: Action,
+        penalty: int,
+        distance: float,
+        dodge: int | None,
+        shift: int = 0,
     ) -> float:
         """Expected levels one attack of `move` takes off `target` (§5); 0 when it cannot
-        reach from `distance`."""
+        reach from `distance`. `shift` adds to the difficulty (a skirmish's many
+        opponents, §13.1 G1)."""
         gun = self.gun_damage > 0 and distance <= RANGE_REACH * self.gun_range
         if (move == A.SHOOT and not gun) or (move in (A.KICK, A.STRIKE) and distance > TOUCH):
             return 0.0
@@ -174,7 +181,7 @@ class Side:
             return 0.0
         defence = 0 if dodge is None else target.dodge_net(dodge)
         halve = kind == Damage.BASHING and target.vampire
-        return _attack(dice, target_diff, base, defence, target.soak(kind), halve)
+        return _attack(dice, target_diff + shift, base, defence, target.soak(kind), halve)
 
 
 PASSIVE_PLANS = (A.DODGE, A.BLOCK_PARRY, A.CLOSE, A.OPEN, A.RELOAD, A.AIM, A.HEAL)

@@ -190,7 +190,7 @@ def observe(state: VampiroState, seat: int) -> np.ndarray:
     for fighter in (me, them):
         values += [getattr(fighter.character, name) for name in (*ATTRIBUTES, *ABILITIES)]
     for fighter in (me, them):
-        values += _weapon(fighter)
+        values += weapon_features(fighter)
     for fighter in (me, them):
         values += [fighter.armour.rating, fighter.armour.penalty]
     for fighter in (me, them):
@@ -207,7 +207,8 @@ def observe(state: VampiroState, seat: int) -> np.ndarray:
     return OBSERVATION_SPEC.pack(values)
 
 
-def _weapon(fighter: Fighter) -> list[float]:
+def weapon_features(fighter: Fighter) -> list[float]:
+    """The weapon in hand, in WEAPON's order."""
     weapon = fighter.weapon
     return [
         *_arms(weapon),

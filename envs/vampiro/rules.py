@@ -71,6 +71,7 @@ class VampiroRuleset(Exchanges):
     perfect_information = False
     """Hidden: blind declarations in a full tie."""
     version = 2
+    catalog: Catalog
     actions = Action
     action_meanings = MEANINGS
     observation_spec = OBSERVATION_SPEC

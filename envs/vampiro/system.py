@@ -1,8 +1,12 @@
-"""Vampiro's entry in the house (found by `duelo.envs.systems`)."""
+"""Vampiro's entries in the house: the duel and fights of several a side (found by
+`duelo.envs.systems`)."""
 
 from duelo.envs.core.system import System
 from duelo.envs.vampiro import setup
 from duelo.envs.vampiro.env import VampiroEnv
+from duelo.envs.vampiro.group import VampiroGroupRuleset
+from duelo.envs.vampiro.group_env import VampiroSkirmishEnv
+from duelo.envs.vampiro.group_setup import MAX_SIDE, GroupOptions, load_group_catalog
 from duelo.envs.vampiro.rules import VampiroRuleset
 
 SYSTEMS = (
@@ -17,5 +21,20 @@ SYSTEMS = (
         scenario_ids=lambda: setup.load_catalog().scenarios,
         # stakeout left out: two experts' side A scores 0.989
         suite=({"scenario": "alley"}, {"scenario": "elysium"}),
+    ),
+    System(
+        id="vampiro_skirmish",
+        game="Vampiro: La Mascarada: several fighters a side",
+        name="VampiroSkirmish",
+        ruleset=VampiroGroupRuleset,
+        env=VampiroSkirmishEnv,
+        options=GroupOptions,
+        npcs="duelo.envs.vampiro.group_npcs:NPCS",
+        scenario_ids=lambda: load_group_catalog().skirmishes,
+        suite=tuple(
+            {"scenario": s} for s in ("two_on_two", "three_on_three", "outnumbered", "crossfire")
+        ),
+        duels=100,  # a fight costs a duel's decisions a fighter: the default run stays < 2 min
+        max_side=MAX_SIDE,
     ),
 )
