@@ -79,6 +79,8 @@ _SINGLE = {
     Plan.HEAL: Move.HEAL,
 }
 """The untargeted single-action plans and their move."""
+ATTACK_FIRST = (Move.WEAPON_STRIKE, Move.STRIKE, Move.SHOOT)
+"""§12: the "attack" of Attack + Dodge, the first legal of these."""
 
 
 class VampiroGroupRuleset(Exchanges):
@@ -189,11 +191,7 @@ class VampiroGroupRuleset(Exchanges):
             mask[ABORT_IDS[Action.ABORT_BLOCK_WP]] = blockable and me.willpower >= 1
             return mask
         delayed = state.phase == Phase.DELAYED
-        for i in PLAN_IDS:
-            plan = DECODED[i].plan
-            if delayed and (plan in MULTIPLE or plan == Plan.DELAY):
-                continue  # §13.5: a single-action plan, with its target
-            mask[i] = self._plan_legal(state, seat, i)
+        self._plan_mask(state, seat, mask, delayed)
         mask[WAIT_ID] = delayed
         return mask
 
@@ -567,41 +565,61 @@ class VampiroGroupRuleset(Exchanges):
 
     # --- what may be declared (§12, §13.10) -----------------------------------------------
 
-    def _plan_legal(self, state: GroupState, seat: int, choice: int) -> bool:
-        decoded = DECODED[choice]
-        plan = decoded.plan
+    def _plan_mask(self, state: GroupState, seat: int, mask: np.ndarray, delayed: bool) -> None:
+        """Mark each legal plan (§12, §13.10): an attack at an active opponent it reaches
+        with that move, each of two attacks likewise; after a delay, a single action
+        (§13.5). What an opponent slot can be hit with is worked out once per slot."""
         me = state.fighters[seat]
         enemies = state.enemies(seat)
-        if any(e >= len(enemies) or not state.active(enemies[e]) for e in decoded.enemies):
-            return False
-        targets = [enemies[e] for e in decoded.enemies]
-        if plan == Plan.SHOOT_TWICE:
-            two = me.weapon.rate >= 2 <= me.ammo
-            return two and all(self._attack_possible(state, seat, t, Move.SHOOT) for t in targets)
-        if plan == Plan.DOUBLE_ATTACK:
-            move = melee_move(me)
-            return all(self._attack_possible(state, seat, t, move) for t in targets)
-        if plan == Plan.ATTACK_DODGE:
-            return self._attack_move(state, seat, targets[0]) is not None
-        if plan == Plan.CLOSE:
-            return speed(me) > 0 and state.between(seat, targets[0]) > TOUCH
-        if targets:
-            assert decoded.duel is not None
-            return self._attack_possible(state, seat, targets[0], PLAN_MOVES[decoded.duel])
-        if plan == Plan.OPEN:
-            return speed(me) > 0
-        if plan == Plan.RELOAD:
-            return self._reload_legal(me)
-        if plan == Plan.AIM:
-            return me.weapon.kind == Kind.FIREARM
-        if plan == Plan.HEAL:
-            return me.character.vampire and self._heal_possible(me)
-        return True  # DODGE, DODGE_TWICE, BLOCK_PARRY, DELAY
+        reach: dict[tuple[int, Move], bool] = {}
+
+        def can(e: int, move: Move) -> bool:
+            if (e, move) not in reach:
+                target = enemies[e] if e < len(enemies) else None
+                reach[e, move] = (
+                    target is not None
+                    and state.active(target)
+                    and self._attack_possible(state, seat, target, move)
+                )
+            return reach[e, move]
+
+        runs = speed(me) > 0
+        melee = melee_move(me)
+        two_shots = me.weapon.rate >= 2 <= me.ammo
+        for i in PLAN_IDS:
+            decoded = DECODED[i]
+            plan, targets = decoded.plan, decoded.enemies
+            if delayed and (plan in MULTIPLE or plan == Plan.DELAY):
+                continue  # §13.5: a single-action plan, with its target
+            if plan == Plan.SHOOT_TWICE:
+                legal = two_shots and all(can(e, Move.SHOOT) for e in targets)
+            elif plan == Plan.DOUBLE_ATTACK:
+                legal = all(can(e, melee) for e in targets)
+            elif plan == Plan.ATTACK_DODGE:
+                legal = any(can(targets[0], m) for m in ATTACK_FIRST)
+            elif plan == Plan.CLOSE:
+                e = targets[0]
+                active = e < len(enemies) and state.active(enemies[e])
+                legal = runs and active and state.between(seat, enemies[e]) > TOUCH
+            elif targets:
+                assert decoded.duel is not None
+                legal = can(targets[0], PLAN_MOVES[decoded.duel])
+            elif plan == Plan.OPEN:
+                legal = runs
+            elif plan == Plan.RELOAD:
+                legal = self._reload_legal(me)
+            elif plan == Plan.AIM:
+                legal = me.weapon.kind == Kind.FIREARM
+            elif plan == Plan.HEAL:
+                legal = me.character.vampire and self._heal_possible(me)
+            else:
+                legal = True  # DODGE, DODGE_TWICE, BLOCK_PARRY, DELAY
+            mask[i] = legal
 
     def _attack_move(self, state: GroupState, seat: int, target: int) -> Move | None:
         """§12: the "attack" of Attack + Dodge: the first legal of a weapon strike, a
         strike and a shot."""
-        for move in (Move.WEAPON_STRIKE, Move.STRIKE, Move.SHOOT):
+        for move in ATTACK_FIRST:
             if self._attack_possible(state, seat, target, move):
                 return move
         return None

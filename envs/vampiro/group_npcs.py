@@ -45,6 +45,8 @@ class View:
 
     def __init__(self, observation: Mapping[str, np.ndarray]) -> None:
         self.read: FieldReader = GROUP_SPEC.read(observation)
+        self._sides: dict[int, Side] = {}
+        self._plans: dict[int, Plan | None] = {}
 
     def get(self, key: str, row: int | None = None, field: str | None = None) -> float:
         if row is None:
@@ -72,6 +74,11 @@ class View:
 
     def side(self, row: int) -> Side:
         """What the duel expert's odds read of `row` (no clinches in a skirmish)."""
+        if row not in self._sides:
+            self._sides[row] = self._side(row)
+        return self._sides[row]
+
+    def _side(self, row: int) -> Side:
         name = ROWS[row]
 
         def read(key: str, field: str | None = None) -> float:
@@ -83,9 +90,12 @@ class View:
 
     def plan(self, row: int) -> Plan | None:
         """`row`'s declared plan where this fighter sees it, else None."""
-        if not self.get("plan", row, "known"):
-            return None
-        return next(p for p in Plan if self.get("plan", row, p.name.lower()))
+        if row not in self._plans:
+            known = self.get("plan", row, "known")
+            self._plans[row] = (
+                next(p for p in Plan if self.get("plan", row, p.name.lower())) if known else None
+            )
+        return self._plans[row]
 
     def aims_at(self, row: int, target: int) -> bool:
         """`row`'s seen declaration aims an attack at `target` (rows from 1)."""

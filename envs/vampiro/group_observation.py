@@ -13,6 +13,8 @@ is never shown. `team_shared_plan` shows a side's declarations to each other.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from duelo.envs.core.observation import ObservationSpec, ObsKey, grid, one_hot
@@ -21,7 +23,7 @@ from duelo.envs.vampiro.damage import wound_penalty
 from duelo.envs.vampiro.group_setup import MAX_SIDE
 from duelo.envs.vampiro.group_state import DECODED, GroupState, Plan
 from duelo.envs.vampiro.observation import TRAITS, WEAPON, weapon_features
-from duelo.envs.vampiro.setup import ABILITIES, ATTRIBUTES, HEALTH_LEVELS, Damage
+from duelo.envs.vampiro.setup import ABILITIES, ATTRIBUTES, HEALTH_LEVELS, Character, Damage
 from duelo.envs.vampiro.state import MELEE_ATTACKS, Phase, hit_type
 
 ROWS = ("self", *(f"ally{i}" for i in range(1, MAX_SIDE)), *(f"enemy{i}" for i in range(MAX_SIDE)))
@@ -29,7 +31,8 @@ ROWS = ("self", *(f"ally{i}" for i in range(1, MAX_SIDE)), *(f"enemy{i}" for i i
 STATUS = ("active", "down", "fled")
 CONDITION = ("aiming", "off_balance", "delayed")
 PLAN = ("known", *(p.name.lower() for p in Plan), "celerity", "willpower")
-PHASES, DAMAGES = tuple(Phase), tuple(Damage)
+PHASES, DAMAGES, PLANS = tuple(Phase), tuple(Damage), tuple(Plan)
+"""The enums' members once (iterating an Enum is slow, and observe runs every step)."""
 MAX_LINE = 1000.0
 """Observed positions and distances are capped here (a fight is fled well before)."""
 _R = len(ROWS)
@@ -161,14 +164,12 @@ def observe_group(state: GroupState, seat: int) -> np.ndarray:
         if s is None:
             values += [0.0] * len(TRAITS)
             continue
-        c = state.fighters[s].character
-        values += [c.vampire, c.celeridad, c.fortaleza, c.potencia]
+        values += _traits(state.fighters[s].character)
     for s in rows:
         if s is None:
             values += [0.0] * (len(ATTRIBUTES) + len(ABILITIES))
             continue
-        c = state.fighters[s].character
-        values += [getattr(c, name) for name in (*ATTRIBUTES, *ABILITIES)]
+        values += _dots(state.fighters[s].character)
     for s in rows:
         values += [0.0] * len(WEAPON) if s is None else weapon_features(state.fighters[s])
     for s in rows:
@@ -186,7 +187,7 @@ def observe_group(state: GroupState, seat: int) -> np.ndarray:
         if shown is None or plan is None:
             values += [0.0] * len(PLAN)
             continue
-        values += [1.0, *(plan == p for p in Plan), shown.celerity, shown.declared_willpower]
+        values += [1.0, *(plan == p for p in PLANS), shown.celerity, shown.declared_willpower]
     for s, sees in zip(rows, seen, strict=True):
         aimed: list[float] = [0.0, 0.0]
         choice = None if s is None or not sees else state.fighters[s].choice
@@ -196,3 +197,13 @@ def observe_group(state: GroupState, seat: int) -> np.ndarray:
                 aimed[i] = rows.index(target) + 1
         values += aimed
     return GROUP_SPEC.pack(values)
+
+
+@cache
+def _traits(c: Character) -> tuple[float, ...]:
+    return (c.vampire, c.celeridad, c.fortaleza, c.potencia)
+
+
+@cache
+def _dots(c: Character) -> tuple[float, ...]:
+    return tuple(getattr(c, name) for name in (*ATTRIBUTES, *ABILITIES))
