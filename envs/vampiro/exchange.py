@@ -73,6 +73,8 @@ PLAN_MOVES = {
 SPEEDS = (None, None, None, 0.5, 7.0, 3.0, 1.0)
 """§6 (published), by health levels filled 0..6: None runs 20 + 3 x Dex m, 0.5 runs at
 half that (Injured), then walking 7 m (Wounded), 3 m (Mauled), 1 m (Crippled)."""
+ATTACK_FIRST = (Move.WEAPON_STRIKE, Move.STRIKE, Move.SHOOT)
+"""§12: the "attack" of Attack + Dodge, the first legal of these."""
 SKILLS = ("armas_cc", "armas_fuego")
 """§3 (seed): a missing Skill rolls the Attribute alone at +1 difficulty (Talents: none)."""
 

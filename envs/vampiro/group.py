@@ -24,6 +24,7 @@ from duelo.envs.core.state import Outcome
 from duelo.envs.vampiro.damage import multiple_action_penalties, wound_penalty
 from duelo.envs.vampiro.exchange import (
     ARMED,
+    ATTACK_FIRST,
     K_WP,
     PLAN_MOVES,
     TOUCH,
@@ -79,8 +80,6 @@ _SINGLE = {
     Plan.HEAL: Move.HEAL,
 }
 """The untargeted single-action plans and their move."""
-ATTACK_FIRST = (Move.WEAPON_STRIKE, Move.STRIKE, Move.SHOOT)
-"""§12: the "attack" of Attack + Dodge, the first legal of these."""
 
 
 class VampiroGroupRuleset(Exchanges):

@@ -13,8 +13,6 @@ is never shown. `team_shared_plan` shows a side's declarations to each other.
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
 from duelo.envs.core.observation import ObservationSpec, ObsKey, grid, one_hot
@@ -22,8 +20,8 @@ from duelo.envs.core.ruleset import slot_rows
 from duelo.envs.vampiro.damage import wound_penalty
 from duelo.envs.vampiro.group_setup import MAX_SIDE
 from duelo.envs.vampiro.group_state import DECODED, GroupState, Plan
-from duelo.envs.vampiro.observation import TRAITS, WEAPON, weapon_features
-from duelo.envs.vampiro.setup import ABILITIES, ATTRIBUTES, HEALTH_LEVELS, Character, Damage
+from duelo.envs.vampiro.observation import TRAITS, WEAPON, dots_of, traits_of, weapon_features
+from duelo.envs.vampiro.setup import ABILITIES, ATTRIBUTES, HEALTH_LEVELS, Damage
 from duelo.envs.vampiro.state import MELEE_ATTACKS, Phase, hit_type
 
 ROWS = ("self", *(f"ally{i}" for i in range(1, MAX_SIDE)), *(f"enemy{i}" for i in range(MAX_SIDE)))
@@ -164,12 +162,12 @@ def observe_group(state: GroupState, seat: int) -> np.ndarray:
         if s is None:
             values += [0.0] * len(TRAITS)
             continue
-        values += _traits(state.fighters[s].character)
+        values += traits_of(state.fighters[s].character)
     for s in rows:
         if s is None:
             values += [0.0] * (len(ATTRIBUTES) + len(ABILITIES))
             continue
-        values += _dots(state.fighters[s].character)
+        values += dots_of(state.fighters[s].character)
     for s in rows:
         values += [0.0] * len(WEAPON) if s is None else weapon_features(state.fighters[s])
     for s in rows:
@@ -197,13 +195,3 @@ def observe_group(state: GroupState, seat: int) -> np.ndarray:
                 aimed[i] = rows.index(target) + 1
         values += aimed
     return GROUP_SPEC.pack(values)
-
-
-@cache
-def _traits(c: Character) -> tuple[float, ...]:
-    return (c.vampire, c.celeridad, c.fortaleza, c.potencia)
-
-
-@cache
-def _dots(c: Character) -> tuple[float, ...]:
-    return tuple(getattr(c, name) for name in (*ATTRIBUTES, *ABILITIES))

@@ -17,7 +17,15 @@ import numpy as np
 
 from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
 from duelo.envs.vampiro.damage import wound_penalty
-from duelo.envs.vampiro.setup import ABILITIES, ATTRIBUTES, HEALTH_LEVELS, Damage, Kind, Weapon
+from duelo.envs.vampiro.setup import (
+    ABILITIES,
+    ATTRIBUTES,
+    HEALTH_LEVELS,
+    Character,
+    Damage,
+    Kind,
+    Weapon,
+)
 from duelo.envs.vampiro.state import MELEE_ATTACKS, PLANS, Fighter, Phase, VampiroState, damage_type
 
 PHASES, KINDS, DAMAGES = tuple(Phase), tuple(Kind), tuple(Damage)
@@ -184,11 +192,8 @@ def observe(state: VampiroState, seat: int) -> np.ndarray:
     for fighter, blood in ((me, me.blood), (them, them.blood + hidden * them.declared_blood)):
         pool, per_turn = fighter.character.blood
         values += [blood, pool, per_turn]
-    for fighter in (me, them):
-        c = fighter.character
-        values += [c.vampire, c.celeridad, c.fortaleza, c.potencia]
-    for fighter in (me, them):
-        values += [getattr(fighter.character, name) for name in (*ATTRIBUTES, *ABILITIES)]
+    values += traits_of(me.character) + traits_of(them.character)
+    values += dots_of(me.character) + dots_of(them.character)
     for fighter in (me, them):
         values += weapon_features(fighter)
     for fighter in (me, them):
@@ -205,6 +210,18 @@ def observe(state: VampiroState, seat: int) -> np.ndarray:
         kind = damage_type(state, incoming.attacker, incoming.move)
         values += [incoming.move in MELEE_ATTACKS, *(kind == d for d in DAMAGES)]
     return OBSERVATION_SPEC.pack(values)
+
+
+@cache
+def traits_of(c: Character) -> tuple[float, ...]:
+    """A stat block's TRAITS (fixed: read once per character)."""
+    return (c.vampire, c.celeridad, c.fortaleza, c.potencia)
+
+
+@cache
+def dots_of(c: Character) -> tuple[float, ...]:
+    """A stat block's Attributes and Abilities, in the `dots` key's order."""
+    return tuple(getattr(c, name) for name in (*ATTRIBUTES, *ABILITIES))
 
 
 def weapon_features(fighter: Fighter) -> list[float]:

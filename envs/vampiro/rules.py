@@ -6,6 +6,7 @@ Comments cite the digest's sections (§n) and its numbered defaults (§10 #n).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ from duelo.envs.core.state import Outcome
 from duelo.envs.vampiro.damage import multiple_action_penalties, wound_penalty
 from duelo.envs.vampiro.exchange import (
     ARMED,
+    ATTACK_FIRST,
     K_WP,
     PLAN_MOVES,
     TOUCH,
@@ -52,8 +54,6 @@ from duelo.envs.vampiro.state import (
     Slot,
     VampiroState,
 )
-
-K0 = Action.K0
 
 
 class VampiroRuleset(Exchanges):
@@ -145,8 +145,10 @@ class VampiroRuleset(Exchanges):
             mask[Action.ABORT_BLOCK_ROLL] = blockable
             mask[Action.ABORT_BLOCK_WP] = blockable and me.willpower >= 1
             return mask
+        # what each attack can do now, worked out once for the 19 plans
+        reach = {move: self._attack_possible(state, seat, 1 - seat, move) for move in ATTACKS}
         for plan in PLANS:
-            mask[plan] = self._plan_legal(state, seat, plan)
+            mask[plan] = self._plan_legal(state, seat, plan, reach)
         if state.phase == Phase.DELAYED:  # §12: a single action, declared before
             mask[[*MULTIPLE, Action.DELAY]] = False
         return mask
@@ -157,7 +159,8 @@ class VampiroRuleset(Exchanges):
         if state.phase == Phase.DECLARE:
             me.plan = action
             state.say(seat, "{} declares {}", me.name, named(action))
-            if [a for a in MODIFIERS if self._modifier_legal(me, *K_WP[a], _extras(me))] == [K0]:
+            extras = _extras(me)
+            if not any(self._modifier_legal(me, *K_WP[a], extras) for a in MODIFIERS[1:]):
                 self._modifiers(state, seat, Action.K0, dice)
             else:
                 state.phase = Phase.MODIFIERS
@@ -375,7 +378,10 @@ class VampiroRuleset(Exchanges):
 
     # --- what may be declared (§12) -----------------------------------------------------------
 
-    def _plan_legal(self, state: VampiroState, seat: int, plan: Action) -> bool:
+    def _plan_legal(
+        self, state: VampiroState, seat: int, plan: Action, reach: Mapping[Move, bool]
+    ) -> bool:
+        """`plan` may be declared now; `reach`: whether each attack is possible (§5, §6)."""
         me = state.fighters[seat]
         c = me.character
         if me.clinched:  # §10 #39: an escape, or a Brawl attack at +1
@@ -385,15 +391,15 @@ class VampiroRuleset(Exchanges):
             if plan not in allowed:
                 return False
         if plan in PLAN_MOVES and PLAN_MOVES[plan] in ATTACKS:
-            return self._attack_possible(state, seat, 1 - seat, PLAN_MOVES[plan])
+            return reach[PLAN_MOVES[plan]]
         weapon = me.weapon
         if plan == Action.SHOOT_TWICE:
             two = weapon.rate >= 2 <= me.ammo
-            return two and self._attack_possible(state, seat, 1 - seat, Move.SHOOT)
+            return two and reach[Move.SHOOT]
         if plan == Action.ATTACK_DODGE:
-            return self._attack_move(state, seat) is not None
+            return any(reach[move] for move in ATTACK_FIRST)
         if plan == Action.DOUBLE_ATTACK:
-            return self._attack_possible(state, seat, 1 - seat, melee_move(me))
+            return reach[melee_move(me)]
         if plan == Action.CLOSE:
             return state.range > TOUCH and self._move_possible(state, seat, Move.CLOSE)
         if plan == Action.OPEN:
@@ -421,7 +427,7 @@ class VampiroRuleset(Exchanges):
     def _attack_move(self, state: VampiroState, seat: int) -> Move | None:
         """§12: the "attack" of Attack + Dodge: the first legal of a weapon strike, a
         strike and a shot."""
-        for move in (Move.WEAPON_STRIKE, Move.STRIKE, Move.SHOOT):
+        for move in ATTACK_FIRST:
             if self._attack_possible(state, seat, 1 - seat, move):
                 return move
         return None
