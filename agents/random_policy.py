@@ -12,6 +12,8 @@ class RandomPolicy:
 
     name = "random"
     description = "uniform over the legal actions (the mask)"
+    reads_observation = False
+    """It never looks: the engine hands it `policy.BLIND` instead of building one."""
 
     def act(
         self,

@@ -10,12 +10,15 @@ import pytest
 
 import duelo  # noqa: F401
 from duelo.agents import RandomPolicy
+from duelo.agents.registry import make_policy
 from duelo.envs.core.duel_env import DRAW, TAKE_RESULT, DuelEnv
 from duelo.envs.core.observation import ObservationSpec, ObsKey
 from duelo.envs.core.ruleset import IllegalActionError
+from duelo.envs.core.runner import play_duel
 from duelo.envs.core.state import DuelState, Outcome
 from duelo.envs.infierno import Action
 from duelo.envs.infierno.env import InfiernoEnv
+from duelo.envs.systems import SYSTEMS
 
 
 def play_to_end(env: gym.Env, seed: int) -> tuple[float, dict]:
@@ -149,3 +152,40 @@ def test_a_duel_the_opponent_ends_at_once_is_one_step_the_learner_loses() -> Non
     env = DuelEnv(FirstMoveWins(), RandomPolicy(), learner_seat=0)
     _, info = env.reset(seed=0)
     assert info["action_mask"].tolist() == [True]
+
+
+class _Looking(RandomPolicy):
+    """The random baseline, but saying it reads its observation."""
+
+    reads_observation = True
+
+
+def test_no_observation_is_built_for_a_seat_whose_policy_reads_none() -> None:
+    """The runner and the env skip `observe` for the random baseline's seats, and the
+    fight is the same as when it is handed one."""
+    ruleset = SYSTEMS["vampiro_skirmish"].ruleset()
+    seen: list[int] = []
+    observe = ruleset.observe
+
+    def counting(state: object, seat: int) -> np.ndarray:
+        seen.append(seat)
+        return observe(state, seat)
+
+    ruleset.observe = counting  # type: ignore[method-assign]
+    expert = make_policy("expert", "vampiro_skirmish")
+    blind = play_duel(ruleset, (RandomPolicy(), RandomPolicy(), expert, expert), seed=4)
+    assert seen and set(seen) <= {2, 3}
+    looked = play_duel(ruleset, (_Looking(), _Looking(), expert, expert), seed=4)
+    assert {0, 1} <= set(seen)
+    assert [e.text for e in blind.state.log] == [e.text for e in looked.state.log]
+
+    env = InfiernoEnv(opponent=RandomPolicy(), learner_seat=0)
+    seen.clear()
+    observe = env.ruleset.observe
+    env.ruleset.observe = counting  # type: ignore[method-assign]
+    env.reset(seed=1)
+    for _ in range(20):
+        _, _, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        if terminated or truncated:
+            break
+    assert set(seen) == {0}

@@ -15,7 +15,7 @@ import gymnasium as gym
 import numpy as np
 
 from duelo.envs.core.dice import GeneratorDice
-from duelo.envs.core.policy import Policy, ProcessPolicy
+from duelo.envs.core.policy import BLIND, Policy, ProcessPolicy, reads_observation
 from duelo.envs.core.referee import PolicyFault, ask, summary
 from duelo.envs.core.ruleset import IllegalActionError, Ruleset, check_legal
 from duelo.envs.core.spaces import dict_space, flat_space
@@ -292,9 +292,13 @@ class DuelEnv(gym.Env):
         side = ruleset.sides[learner]
         while (seat := ruleset.to_act(state)) is not None and seat != learner:
             mask = ruleset.legal_actions(state, seat)
-            observation = self.observation_spec.view(ruleset.observe(state, seat))
             ally = ruleset.sides[seat] == side
             policy = self.ally if ally else self.opponent
+            observation = (
+                self.observation_spec.view(ruleset.observe(state, seat))
+                if reads_observation(policy)
+                else BLIND
+            )
             try:
                 action = ask(policy, observation, mask, rng)
             except PolicyFault as fault:  # a fault loses the fight for the faulty side

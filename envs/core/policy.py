@@ -8,6 +8,7 @@ observation) and the legal-action mask, never the hidden state.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -33,6 +34,18 @@ class Policy(Protocol):
         whole vector).
         """
         ...
+
+
+BLIND: Mapping[str, np.ndarray] = MappingProxyType({})
+"""What a seat whose policy reads no observation is handed (`reads_observation`)."""
+
+
+def reads_observation(policy: Policy) -> bool:
+    """Whether `policy` reads its observation: True unless the policy says otherwise
+    (`reads_observation = False`, as the random baseline does). The engine builds no
+    observation for a seat whose policy reads none: it would cost the step's largest
+    share for nothing."""
+    return bool(getattr(policy, "reads_observation", True))
 
 
 @runtime_checkable

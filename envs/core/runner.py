@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from duelo.envs.core.dice import GeneratorDice
-from duelo.envs.core.policy import Policy, ProcessPolicy
+from duelo.envs.core.policy import BLIND, Policy, ProcessPolicy, reads_observation
 from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import Ruleset
 from duelo.envs.core.state import Outcome
@@ -121,9 +121,12 @@ def _play(
     dice, rngs = duel_streams(seed, len(policies))
     state = ruleset.new_duel(dice)
     decisions = 0
+    reads = [watch is not None or reads_observation(policy) for policy in policies]
     while (seat := ruleset.to_act(state)) is not None:
         mask = ruleset.legal_actions(state, seat)
-        observation = ruleset.observation_spec.view(ruleset.observe(state, seat))
+        observation = (
+            ruleset.observation_spec.view(ruleset.observe(state, seat)) if reads[seat] else BLIND
+        )
         if watch is not None:
             watch(state, seat, observation, mask.copy())
         try:
