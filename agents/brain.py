@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from duelo.agents.blas import one_thread
 from duelo.envs.core import bounded_json
 from duelo.envs.core.observation import ObservationSpec
 from duelo.envs.core.referee import summary
@@ -130,8 +131,10 @@ class NumpyBrain:
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """`act` for a batch: flat observations (N, size) and masks (N, actions), one
         matrix product a layer (the batched tournament asks this way). A row with no
-        legal action gets its highest logit, which the caller refuses as illegal."""
-        logits = self.logits(np.asarray(observations))
+        legal action gets its highest logit, which the caller refuses as illegal. The
+        products run on one BLAS thread (`blas.one_thread`)."""
+        with one_thread():
+            logits = self.logits(np.asarray(observations))
         logits[~np.asarray(action_masks, dtype=bool)] = -np.inf
         return logits.argmax(axis=1)
 

@@ -306,3 +306,28 @@ def test_unused_arrays_are_never_read(tmp_path: Path) -> None:
     finally:
         tracemalloc.stop()
     assert peak < 64 << 20  # the member claims 3.2 GB; the brain's own arrays are small
+
+
+def test_a_batch_runs_on_one_blas_thread(tmp_path: Path) -> None:
+    """`act_batch`'s products run with BLAS held to one thread (`agents/blas.py`): each
+    layer's activation sees every BLAS library at one thread, and the answers are the
+    row-by-row ones."""
+    threadpoolctl = pytest.importorskip("threadpoolctl", reason="the fast extra")
+    brain = load_brain(write_random_brain(tmp_path / "b", hidden=(64, 64)))
+    seen: list[list[int]] = []
+    activation = brain.activation
+
+    def spy(x: np.ndarray) -> np.ndarray:
+        info = threadpoolctl.threadpool_info()
+        seen.append([lib["num_threads"] for lib in info if lib["user_api"] == "blas"])
+        return activation(x)
+
+    brain.activation = spy
+    rows = np.random.default_rng(0).normal(size=(32, brain.spec.size))
+    masks = np.ones((32, len(Action)), dtype=bool)
+    batch = brain.act_batch(rows, masks)
+    assert len(seen) == 2 and all(threads and set(threads) == {1} for threads in seen)
+    rng = np.random.default_rng(0)
+    assert batch.tolist() == [
+        brain.act(row, mask, rng) for row, mask in zip(rows, masks, strict=True)
+    ]
