@@ -41,6 +41,7 @@ from duelo.evaluation.report import (
 from duelo.evaluation.stats import PRIOR, duels_needed
 from duelo.evaluation.tournament import (
     BACKENDS,
+    BLOCK,
     MAX_DUELS,
     SPEC_FILE,
     TournamentSpec,
@@ -49,6 +50,7 @@ from duelo.evaluation.tournament import (
     default_seed,
     default_suite,
     run_tournament,
+    sequential_line,
     writing_folder,
 )
 from duelo.play import LeftTheTable, play
@@ -297,6 +299,17 @@ def _add_tournament(commands: Any, cores: int) -> Parser:
         help="the folder of results and reports",
     )
     tournament.add_argument("--resume", action="store_true", help="continue an interrupted run")
+    tournament.add_argument(
+        "--until-decided",
+        action="store_true",
+        help="play each pairing in blocks and stop it once a sequential test calls it "
+        "(5 %% level, valid at every look); --duels is then its budget",
+    )
+    tournament.add_argument(
+        "--block",
+        type=bounded_int(2, MAX_DUELS),
+        help="with --until-decided: duels a block, an even number (default 100, at most --duels)",
+    )
     tournament.add_argument(
         "--prior",
         type=prior_wins,
@@ -685,6 +698,8 @@ def run_tournaments(args: argparse.Namespace) -> None:
     check_out_folder(args.out)
     if args.address and args.backend != "ray":
         raise ValueError("--address names a Ray cluster: it needs --backend ray")
+    if args.block is not None and not args.until_decided:
+        raise ValueError("--block sizes the blocks of --until-decided: pass both")
     specs = []
     for name in args.system or list(SYSTEMS):
         # no --scenario: the system's suite of setups, the --option values laid over each
@@ -696,11 +711,14 @@ def run_tournaments(args: argparse.Namespace) -> None:
             args.policies or [*policy_names(name), *shipped_brains(name, options or variant)],
             suite[0] if suite else variant,
         )
+        duels = args.duels or SYSTEMS[name].duels
+        block = min(args.block or BLOCK, duels) if args.until_decided else None
         specs.append(
             TournamentSpec(
                 system=name,
                 policies=policies,
-                duels=args.duels or SYSTEMS[name].duels,
+                duels=duels,
+                block=block,
                 seed=default_seed(policies) if args.seed is None else args.seed,
                 variant=variant,
                 move_time_limit=args.move_time_limit,
@@ -742,6 +760,8 @@ def run_tournaments(args: argparse.Namespace) -> None:
                 )
                 print(line)
             print(render(report))
+            if spec.block is not None:
+                print(sequential_line(records, spec))
             reports.append(report)
         for path in write_outputs(reports, args.out):
             print(f"wrote {path}")

@@ -236,3 +236,31 @@ def duels_needed(
     decided = ((critical * 0.5 + normal.inv_cdf(power) * math.sqrt(q * (1 - q))) / (q - 0.5)) ** 2
     decided += 1 / (q - 0.5)
     return math.ceil(decided / (1 - draws))
+
+
+SEQUENTIAL_LEVEL = 0.05
+"""The chance a sequential tournament ever calls a pairing of equals decided."""
+
+
+def mixture_evidence(wins: int, losses: int) -> float:
+    """The evidence against a fair coin from `wins` and `losses` of the decided duels so
+    far: the likelihood of the record under a win chance drawn uniformly from [0, 1],
+    over its likelihood at 1/2, that is 2^n w! l! / (n + 1)! for n = w + l.
+
+    Under a fair coin this is a martingale with mean 1 that starts at 1, so by Ville's
+    inequality the chance it ever reaches 1 / level, at any of however many looks, is at
+    most `level`: a sequential test valid whenever it is checked (a peeked fixed-N
+    interval is not). Draws favour neither side and are left out, as in `sign_test`."""
+    decided = wins + losses
+    return math.exp(
+        decided * math.log(2)
+        + math.lgamma(wins + 1)
+        + math.lgamma(losses + 1)
+        - math.lgamma(decided + 2)
+    )
+
+
+def decided(wins: int, losses: int, level: float = SEQUENTIAL_LEVEL) -> bool:
+    """Whether the sequential test (`mixture_evidence`) calls the pairing: one side wins
+    more often than the other."""
+    return mixture_evidence(wins, losses) >= 1 / level

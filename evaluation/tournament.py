@@ -52,6 +52,7 @@ from duelo.envs.core.referee import summary
 from duelo.envs.fast import ENGINES
 from duelo.envs.systems import batched_systems, system
 from duelo.evaluation.duels import DuelJob, run_job
+from duelo.evaluation.stats import decided
 from duelo.evaluation.workers import chunk_size, play_jobs
 
 fcntl: ModuleType | None = None if sys.platform == "win32" else importlib.import_module("fcntl")
@@ -62,6 +63,8 @@ SECRET_FILE = ".root-seed"
 """Where a drawn root seed waits (mode 0600) until the tournament ends."""
 MAC_KEY = b"duelo/results"
 """The key of the hash that derives a tournament's record key from its root seed."""
+BLOCK = 100
+"""Duels a block of `--until-decided` plays, unless `--block` says otherwise."""
 MAX_DUELS = 100_000
 """Duels per pairing at most: the records of a tournament are kept in memory for its report
 (and 100,000 duels already pin a score within about 0.3 %)."""
@@ -87,6 +90,10 @@ class TournamentSpec:
     """Whole variants (setups) that every pairing's games cycle through: game g plays
     setup g mod n, both seat orders alike (fewer games than setups play the first
     ones). Empty: every game plays `variant`."""
+    block: int | None = None
+    """None: every pairing plays its `duels`. A number of duels (even): every pairing
+    plays blocks of that many, in game order, and stops once the sequential test calls
+    it (`stats.decided`) or `duels`, its budget, is spent (`--until-decided`)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.duels <= MAX_DUELS or self.duels % 2:
@@ -95,6 +102,10 @@ class TournamentSpec:
             )
         if len(set(self.policies)) != len(self.policies) or len(self.policies) < 2:
             raise ValueError(f"a tournament needs two or more distinct policies: {self.policies}")
+        if self.block is not None and (not 2 <= self.block <= self.duels or self.block % 2):
+            raise ValueError(
+                f"a block must be an even number of duels in 2..{self.duels}, not {self.block}"
+            )
         system(self.system).check_variant(self.variant, "tournament variant")
         if self.suite:
             if self.variant:
@@ -157,22 +168,87 @@ def default_seed(policies: tuple[str, ...] | list[str]) -> int | None:
 def schedule(spec: TournamentSpec, private: str | None = None) -> Iterator[DuelJob]:
     """Every duel of the tournament (its seed drawn), in a fixed order, made as they are
     asked for; `private` is the folder hidden from sandboxed policies."""
-    assert spec.seed is not None, "the root seed is drawn before the schedule"
     for a, b in combinations(spec.policies, 2):
-        for game in range(spec.duels // 2):
-            seed = duel_seed(spec.seed, spec.system, a, b, game)
-            for seat_of_a in (0, 1):
-                yield DuelJob(
-                    spec.system,
-                    spec.setup(game),
-                    a,
-                    b,
-                    game,
-                    seat_of_a,
-                    seed,
-                    spec.move_time_limit,
-                    private,
-                )
+        yield from _games(spec, a, b, range(spec.duels // 2), private)
+
+
+def _games(
+    spec: TournamentSpec, a: str, b: str, games: range, private: str | None
+) -> Iterator[DuelJob]:
+    """Both seat orders of each of `games` of the pairing of `a` and `b`."""
+    assert spec.seed is not None, "the root seed is drawn before the schedule"
+    for game in games:
+        seed = duel_seed(spec.seed, spec.system, a, b, game)
+        for seat_of_a in (0, 1):
+            yield DuelJob(
+                spec.system,
+                spec.setup(game),
+                a,
+                b,
+                game,
+                seat_of_a,
+                seed,
+                spec.move_time_limit,
+                private,
+            )
+
+
+def next_round(
+    spec: TournamentSpec, records: list[dict[str, Any]], private: str | None = None
+) -> tuple[Iterator[DuelJob], int]:
+    """The duels to play before the tournament decides anything more, less those in
+    `records` (this tournament's, `checked_records`): every scheduled one, or under
+    `spec.block` each pairing's first block not yet played, for the pairings the
+    sequential test has not called on their earlier blocks (`stats.decided`, on the
+    record in game order). Returns the duels (made as they are asked for) and how many;
+    none: the tournament is over.
+
+    A pure function of the records, so a tournament resumed from any prefix of its file
+    plays on exactly as the run that was stopped."""
+    done = {record_key(r) for r in records}
+    if spec.block is None:
+        left = (job for job in schedule(spec, private) if job.key not in done)
+        return left, scheduled(spec) - len(records)
+    games, per_block = spec.duels // 2, spec.block // 2
+    jobs: list[DuelJob] = []
+    for a, b in combinations(spec.policies, 2):
+        tally = _tally_by_game(records, a, b)
+        for start in range(0, games, per_block):
+            block = range(start, min(start + per_block, games))
+            missing = [j for j in _games(spec, a, b, block, private) if j.key not in done]
+            if missing:
+                jobs += missing
+                break
+            wins = sum(tally.get(game, (0, 0))[0] for game in range(block.stop))
+            losses = sum(tally.get(game, (0, 0))[1] for game in range(block.stop))
+            if decided(wins, losses):
+                break
+    return iter(jobs), len(jobs)
+
+
+def sequential_line(records: list[dict[str, Any]], spec: TournamentSpec) -> str:
+    """What `--until-decided` did with each pairing: called by the sequential test, or
+    not within its budget, and after how many duels."""
+    parts = []
+    for a, b in combinations(spec.policies, 2):
+        tally = _tally_by_game(records, a, b).values()
+        wins, losses = sum(w for w, _ in tally), sum(n for _, n in tally)
+        played = sum(1 for r in records if r["a"] == a and r["b"] == b)
+        verdict = "decided" if decided(wins, losses) else "undecided"
+        parts.append(f"{a} v {b}: {verdict} after {played} duels")
+    return "until decided (a sequential test at 5 %): " + "; ".join(parts)
+
+
+def _tally_by_game(records: list[dict[str, Any]], a: str, b: str) -> dict[int, tuple[int, int]]:
+    """`a`'s wins and losses against `b` in each game (both seat orders), by game."""
+    tally: dict[int, tuple[int, int]] = {}
+    for record in records:
+        if record["a"] != a or record["b"] != b or record["winner"] is None:
+            continue
+        wins, losses = tally.get(record["game"], (0, 0))
+        won = record["winner"] == "a"
+        tally[record["game"]] = (wins + won, losses + (not won))
+    return tally
 
 
 def scheduled(spec: TournamentSpec) -> int:
@@ -502,22 +578,24 @@ def _play(
         records = checked_records(results_path, read_records(results_path), spec)
         assert spec.seed is not None
         key = record_key_bytes(spec.seed)
-        done = {record_key(r) for r in records}
-        jobs = (job for job in schedule(spec, str(out.resolve())) if job.key not in done)
         total = scheduled(spec)
         if progress:
             progress(len(records), total)
-        for record in _results(jobs, total - len(records), place):
-            if stream is None:  # the first duel is played: now the files are made
-                stream = _locked(results_path, "x")  # "x": refused if another run made it
-                if drawn:
-                    _write_private(secret, str(spec.seed))
-                spec_path.write_text(spec_json, encoding="utf-8")
-            stream.write(written_line(record, key))
-            stream.flush()
-            records.append(record)
-            if progress:
-                progress(len(records), total)
+        while True:
+            jobs, count = next_round(spec, records, str(out.resolve()))
+            if not count:
+                break
+            for record in _results(jobs, count, place):
+                if stream is None:  # the first duel is played: now the files are made
+                    stream = _locked(results_path, "x")  # "x": refused if another run made it
+                    if drawn:
+                        _write_private(secret, str(spec.seed))
+                    spec_path.write_text(spec_json, encoding="utf-8")
+                stream.write(written_line(record, key))
+                stream.flush()
+                records.append(record)
+                if progress:
+                    progress(len(records), total)
     finally:
         if stream is not None:
             stream.close()

@@ -8,6 +8,7 @@ import multiprocessing
 import signal
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -28,11 +29,13 @@ from duelo.evaluation.tournament import (
     TournamentSpec,
     _interrupts_held,
     default_suite,
+    next_round,
     read_records,
     record_key_bytes,
     run_tournament,
     schedule,
     scheduled,
+    sequential_line,
     written_line,
 )
 
@@ -457,3 +460,61 @@ def test_each_heatmap_cell_shows_its_interval_and_duels(tmp_path: Path) -> None:
     i, j = POLICIES.index(pairing.a), POLICIES.index(pairing.b)
     assert cells[i, j] == f"{pairing.total.score:.2f}\n[{low:.2f}, {high:.2f}]\nn=20"
     assert cells[j, i] == f"{1 - pairing.total.score:.2f}\n[{1 - high:.2f}, {1 - low:.2f}]\nn=20"
+
+
+def sequential(duels: int = 200, block: int = 20) -> TournamentSpec:
+    """Random against the expert (called in its first block), and the expert against the
+    brain, closer (a block or more, up to its whole budget)."""
+    return replace(
+        spec(duels=duels, policies=("infierno:random", "infierno:expert", "brain:infierno")),
+        block=block,
+    )
+
+
+def test_until_decided_stops_a_called_pairing_and_plays_an_even_one_out(tmp_path: Path) -> None:
+    records = run_tournament(sequential(), tmp_path / "one")
+    played: dict[tuple[str, str], int] = {}
+    for record in records:
+        played[record["a"], record["b"]] = played.get((record["a"], record["b"]), 0) + 1
+    assert played[("infierno:random", "infierno:expert")] == 20  # called after one block
+    assert played[("infierno:expert", "brain:infierno")] in range(20, 201, 20)
+    line = sequential_line(records, sequential())
+    assert "infierno:random v infierno:expert: decided after 20 duels" in line
+    again = run_tournament(sequential(), tmp_path / "two")
+    assert again == records
+    assert (tmp_path / "one" / RESULTS_FILE).read_bytes() == (
+        tmp_path / "two" / RESULTS_FILE
+    ).read_bytes()
+
+
+def test_until_decided_resumes_from_any_cut_to_the_same_file(tmp_path: Path) -> None:
+    full = run_tournament(sequential(), tmp_path / "full")
+    whole = (tmp_path / "full" / RESULTS_FILE).read_bytes()
+    for cut in (7, 20, len(full) - 3):
+
+        def stop(done: int, total: int, cut: int = cut) -> None:
+            if done == cut:
+                raise KeyboardInterrupt
+
+        out = tmp_path / f"cut{cut}"
+        with pytest.raises(KeyboardInterrupt):
+            run_tournament(sequential(), out, progress=stop)
+        run_tournament(sequential(), out, resume=True)
+        assert (out / RESULTS_FILE).read_bytes() == whole
+
+
+def test_the_next_round_is_each_undecided_pairings_next_block() -> None:
+    played = sequential(duels=40, block=10)
+    jobs, count = next_round(played, [])
+    first = list(jobs)
+    assert count == len(first) == 3 * 10
+    assert {job.game for job in first} == set(range(5))
+    jobs, count = next_round(played, [run_job(job) for job in first])
+    assert {(job.a, job.b) for job in jobs} <= {(j.a, j.b) for j in first}
+    assert {job.game for job in jobs} <= set(range(5, 10))
+
+
+def test_a_block_must_be_even_and_within_the_budget() -> None:
+    for block in (3, 0, 400):
+        with pytest.raises(ValueError, match="a block must be an even number"):
+            sequential(block=block)
