@@ -10,6 +10,7 @@ import csv
 import importlib.util
 import io
 import json
+import math
 from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
@@ -22,6 +23,7 @@ from duelo.evaluation.stats import (
     ALPHA,
     POPULATION,
     PRIOR,
+    adjacent_gaps,
     alpha_rank,
     bootstrap_elo,
     bradley_terry,
@@ -98,6 +100,15 @@ class Rating:
     cycle's policies share it."""
     mass_low: float = 0.0
     mass_high: float = 0.0
+    lead_low: float = math.nan
+    """The bootstrap interval of its lead over the next rating down (`stats.adjacent_gaps`,
+    Bonferroni over the table's gaps); NaN for the last."""
+    lead_high: float = math.nan
+
+    @property
+    def leads(self) -> bool:
+        """Whether it is significantly ahead of the next rating down."""
+        return self.lead_low > 0
 
 
 @dataclass(frozen=True)
@@ -173,7 +184,9 @@ def build_report(
     tables = resampled_tables(
         pair_scores, len(policies), np.random.default_rng(seed), BOOTSTRAP_SAMPLES
     )
-    low, high = bootstrap_elo(tables, anchor, ANCHOR_RATING, prior)
+    low, high, draws = bootstrap_elo(tables, anchor, ANCHOR_RATING, prior)
+    order = sorted(range(len(policies)), key=lambda i: -ratings_now[i])
+    gaps = dict(zip(order, adjacent_gaps(draws, order), strict=False))
     masses = alpha_rank(payoff_table(scores))
     mass_low, mass_high = np.percentile(alpha_rank(payoff_table(tables)), [2.5, 97.5], axis=0)
     ratings = sorted(
@@ -186,6 +199,7 @@ def build_report(
                 float(masses[i]),
                 float(mass_low[i]),
                 float(mass_high[i]),
+                *(float(x) for x in gaps.get(i, (math.nan, math.nan))),
             )
             for i, name in enumerate(policies)
         ),
@@ -285,6 +299,7 @@ def render(report: Report, markdown: bool = False) -> str:
             f"[{r.low:.0f}, {r.high:.0f}]",
             f"{r.mass:.3f}",
             f"[{r.mass_low:.3f}, {r.mass_high:.3f}]",
+            _lead_cell(r),
             *_exact_cell(report.gap_to_optimal, r.policy),
         ]
         for r in report.ratings
@@ -306,7 +321,7 @@ def render(report: Report, markdown: bool = False) -> str:
         "decisions",
         *(["exact score"] if report.exact_scores else []),
     ]
-    rating_header = ["policy", "Elo", "95 % interval", "alpha-Rank", "95 % interval"]
+    rating_header = ["policy", "Elo", "95 % interval", "alpha-Rank", "95 % interval", "lead"]
     rating_header += ["gap to optimal"] if report.gap_to_optimal else []
     sections = [
         headline,
@@ -320,7 +335,9 @@ def render(report: Report, markdown: bool = False) -> str:
         f"Bradley-Terry ratings, Elo scale, {_short(report.anchor)} = {ANCHOR_RATING:.0f} "
         f"(bootstrap 95 % interval; a prior of {report.prior:g} virtual win each way a "
         f"pairing), and alpha-Rank masses (alpha {ALPHA:g}, population {POPULATION}: "
-        "where policies beat each other in a cycle, the cycle shares the mass):",
+        "where policies beat each other in a cycle, the cycle shares the mass; lead: the "
+        "bootstrap interval of its lead over the next rating down, Bonferroni over the "
+        f"{max(len(report.ratings) - 1, 1)} gaps, * where it excludes 0):",
         _table(rating_header, rating_rows, markdown),
     ]
     if report.by_setup:
@@ -350,6 +367,14 @@ def _p_cell(pairing: Pairing) -> str:
     """The Holm-adjusted p-value, starred where the pairing is decided."""
     shown = "<0.001" if pairing.p_holm < 0.001 else f"{pairing.p_holm:.3f}"
     return f"{shown} *" if pairing.decided else shown
+
+
+def _lead_cell(rating: Rating) -> str:
+    """Its lead over the next rating down, starred where significant ("-" for the last)."""
+    if math.isnan(rating.lead_low):
+        return "-"
+    star = "*" if rating.leads else ""
+    return f"[{rating.lead_low:+.0f}, {rating.lead_high:+.0f}]{star}"
 
 
 def _exact_cell(exact: dict[str, float], key: str) -> list[str]:
@@ -400,6 +425,8 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
             "alpha_rank",
             "alpha_rank_low",
             "alpha_rank_high",
+            "lead_low",
+            "lead_high",
         ]
     )
     for report in reports:
@@ -438,6 +465,8 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
                     f"{r.mass:.4f}",
                     f"{r.mass_low:.4f}",
                     f"{r.mass_high:.4f}",
+                    _csv_figure(None if math.isnan(r.lead_low) else r.lead_low),
+                    _csv_figure(None if math.isnan(r.lead_high) else r.lead_high),
                 ]
             )
     written[1].write_text(pairing_csv.getvalue(), encoding="utf-8")

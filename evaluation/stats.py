@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from statistics import NormalDist
@@ -90,12 +91,30 @@ def elo(strengths: np.ndarray, anchor: int, anchor_rating: float = 1000.0) -> np
 
 def bootstrap_elo(
     tables: np.ndarray, anchor: int, anchor_rating: float = 1000.0, prior: float = PRIOR
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """95 % percentile intervals (low, high) of each Elo rating, from resampled score
-    tables (`resampled_tables`), all fitted together."""
+    tables (`resampled_tables`), all fitted together; and the fitted ratings of every
+    resample (samples, players), for intervals of their differences (`adjacent_gaps`)."""
     draws = elo(bradley_terry(tables, prior), anchor, anchor_rating)
     low, high = np.percentile(draws, [2.5, 97.5], axis=0)
-    return low, high
+    return low, high, draws
+
+
+def adjacent_gaps(
+    draws: np.ndarray, order: Sequence[int], level: float = 0.05
+) -> list[tuple[float, float]]:
+    """The bootstrap interval of each rating's lead over the next one down in `order`,
+    from the same resamples (`bootstrap_elo`'s draws: a difference has an interval of its
+    own, which two overlapping intervals hide). The level is split over the
+    len(order) - 1 gaps (Bonferroni): the chance that any interval of an equal pair
+    leaves out 0 stays within `level`."""
+    if len(order) < 2:
+        return []
+    tail = 100 * level / (len(order) - 1) / 2
+    return [
+        tuple(np.percentile(draws[:, upper] - draws[:, lower], [tail, 100 - tail]))
+        for upper, lower in itertools.pairwise(order)
+    ]
 
 
 def resampled_tables(

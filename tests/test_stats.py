@@ -65,7 +65,7 @@ def test_bootstrap_interval_brackets_the_estimate() -> None:
     for (i, j), values in pair_scores.items():
         scores[i, j], scores[j, i] = sum(values), len(values) - sum(values)
     estimate = elo(bradley_terry(scores), anchor=2)
-    low, high = bootstrap_elo(resampled_tables(pair_scores, 3, rng, 300), anchor=2)
+    low, high, _ = bootstrap_elo(resampled_tables(pair_scores, 3, rng, 300), anchor=2)
     assert low[2] == high[2] == 1000  # the anchor does not move
     assert np.all(low[:2] < estimate[:2]) and np.all(estimate[:2] < high[:2])
 
@@ -152,27 +152,11 @@ def test_a_report_marks_the_pairings_that_are_decided() -> None:
     """Three policies: strong beats weak 150 to 50 (decided), strong and even, even and
     weak 105 to 95 (not): the table stars only the first, Holm-adjusted over three."""
 
-    def records(a: str, b: str, wins: int, losses: int) -> list[dict]:
-        return [
-            {
-                "system": "infierno",
-                "a": a,
-                "b": b,
-                "winner": "a" if k < wins else "b",
-                "seat_of_a": k % 2,
-                "forfeit": None,
-                "decisions": 10,
-                "rounds": 3,
-                "variant": {},
-            }
-            for k in range(wins + losses)
-        ]
-
     policies = ["strong", "even", "weak"]
     report = build_report(
-        records("strong", "weak", 150, 50)
-        + records("strong", "even", 105, 95)
-        + records("even", "weak", 105, 95),
+        _fake("strong", "weak", 150, 50)
+        + _fake("strong", "even", 105, 95)
+        + _fake("even", "weak", 105, 95),
         policies,
     )
     by_pair = {(p.a, p.b): p for p in report.pairings}
@@ -184,6 +168,38 @@ def test_a_report_marks_the_pairings_that_are_decided() -> None:
     table = render(report)
     starred = [line.split()[:3] for line in table.splitlines() if " vs " in line and "*" in line]
     assert starred == [["strong", "vs", "weak"]]
+
+
+def test_a_report_marks_the_rating_leads_that_are_significant() -> None:
+    """Ahead 300 to 100 of two policies that play 200 to 200: the top rating's lead over
+    the next is starred, the even pair's is not, though the top's own interval and the
+    next one's are each wide; the last rating leads nobody."""
+    records = _fake("top", "mid", 300, 100) + _fake("top", "low", 300, 100)
+    records += _fake("mid", "low", 200, 200)
+    report = build_report(records, ["top", "mid", "low"])
+    first, second, last = report.ratings
+    assert first.policy == "top" and first.leads and first.lead_low > 100
+    assert not second.leads and second.lead_low < 0 < second.lead_high
+    assert math.isnan(last.lead_low) and not last.leads
+    leads = [line.split()[-1] for line in render(report).splitlines()[-3:]]
+    assert leads[0].endswith("]*") and not leads[1].endswith("*") and leads[2] == "-"
+
+
+def _fake(a: str, b: str, wins: int, losses: int) -> list[dict]:
+    return [
+        {
+            "system": "infierno",
+            "a": a,
+            "b": b,
+            "winner": "a" if k < wins else "b",
+            "seat_of_a": k % 2,
+            "forfeit": None,
+            "decisions": 10,
+            "rounds": 3,
+            "variant": {},
+        }
+        for k in range(wins + losses)
+    ]
 
 
 def test_alpha_rank_known_answers() -> None:
