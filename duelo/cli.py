@@ -398,7 +398,9 @@ def _add_brain_commands(commands: Any) -> None:
     export.add_argument(
         "--best", action="store_true", help="the best-evaluated brain of the run, not the last"
     )
-    serve = commands.add_parser("serve", help="brains behind a local HTTP API (extra: serve)")
+    serve = commands.add_parser(
+        "serve", help="brains behind a local HTTP API, and the table at /table (extra: serve)"
+    )
     serve.add_argument(
         "--brain", nargs="+", default=[], help="brains to load: shipped names or folders"
     )
@@ -410,6 +412,12 @@ def _add_brain_commands(commands: Any) -> None:
         default=[],
         help="a Host header to answer besides the loopback names and --host (repeatable); "
         "others get 400, which keeps web pages out through DNS rebinding",
+    )
+    serve.add_argument(
+        "--tournament",
+        type=Path,
+        help="a finished tournament's --out folder, whose reports and duels the page at "
+        "/table shows",
     )
     onnx = commands.add_parser("onnx", help="write a brain as one ONNX file (extra: onnx)")
     onnx.add_argument("brain", help="a brain folder, or a shipped brain's name")
@@ -550,7 +558,9 @@ def missing_module(names: Sequence[str]) -> str | None:
     return next((name for name in names if importlib.util.find_spec(name) is None), None)
 
 
-def run_server(brains: list[str], host: str, port: int, allowed: list[str]) -> None:
+def run_server(
+    brains: list[str], host: str, port: int, allowed: list[str], tournament: Path | None = None
+) -> None:
     try:
         import uvicorn
 
@@ -560,7 +570,8 @@ def run_server(brains: list[str], host: str, port: int, allowed: list[str]) -> N
             raise
         raise ValueError("duelo serve needs the serve extra: pip install 'duelo[serve]'") from None
     named = [] if host in ("0.0.0.0", "::") else [f"[{host}]" if ":" in host else host]
-    uvicorn.run(create_app(brains, [*LOOPBACK_HOSTS, *named, *allowed]), host=host, port=port)
+    app = create_app(brains, [*LOOPBACK_HOSTS, *named, *allowed], tournament)
+    uvicorn.run(app, host=host, port=port)
 
 
 def write_onnx(brain: str, out: Path) -> None:
@@ -781,7 +792,7 @@ def check_out_folder(out: Path) -> None:
 
 
 def _serve(args: argparse.Namespace) -> None:
-    run_server(args.brain, args.host, args.port, args.allowed_host)
+    run_server(args.brain, args.host, args.port, args.allowed_host, args.tournament)
 
 
 def _onnx(args: argparse.Namespace) -> None:

@@ -22,12 +22,14 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path as FilePath
 from typing import Annotated, Any
 
 import numpy as np
 from fastapi import FastAPI, HTTPException, Path, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
@@ -36,8 +38,16 @@ from duelo.agents.brain import BrainError, NumpyBrain, check_fits, load_brain
 from duelo.agents.encode import encode
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.runner import line_up, play_duel
-from duelo.evaluation.tournament import TournamentSpec
+from duelo.evaluation.tournament import MAC_FIELD, RECORD_TYPES, TournamentSpec
 from duelo.registration import SYSTEMS, describe_systems
+from duelo.table import (
+    Session,
+    Sessions,
+    load_tournament,
+    record_fight,
+    replay,
+    table_policy,
+)
 
 MAX_BODY = 64 * 1024
 """Bytes a request body may hold (a flat observation is a few hundred numbers)."""
@@ -98,6 +108,38 @@ class DuelRequest(Strict):
     scenario: str | None = Field(default=None, max_length=60)
 
 
+class WatchRequest(Strict):
+    system: str = Field(pattern=r"^[a-z_]{1,40}$")
+    scenario: str | None = Field(default=None, max_length=60)
+    a: str = Field(max_length=120, description="policy of side A: an NPC or a brain")
+    b: str = Field(max_length=120, description="policy of side B")
+    seed: int = Field(default=0, ge=0, le=MAX_SEED)
+
+
+class ReplayRequest(Strict):
+    """A tournament duel: its record (a line of `results.jsonl`, as JSON), or the
+    number of a duel of the tournament the server shows (`--tournament`)."""
+
+    record: dict[str, Any] | None = None
+    system: str | None = Field(default=None, pattern=r"^[a-z_]{1,40}$")
+    index: int | None = Field(default=None, ge=0, le=10_000_000)
+
+
+class PlayRequest(Strict):
+    system: str = Field(pattern=r"^[a-z_]{1,40}$")
+    scenario: str | None = Field(default=None, max_length=60)
+    side: str = Field(pattern=r"^[AB]$", description="the side the person plays")
+    fighter: int | None = Field(
+        default=None, ge=0, le=5, description="one fighter of the side (None: all of it)"
+    )
+    opponent: str = Field(max_length=120, description="the NPC or brain at every other seat")
+    seed: int = Field(default=0, ge=0, le=MAX_SEED)
+
+
+class ActionRequest(Strict):
+    action: int = Field(ge=0, le=100_000)
+
+
 class Event(BaseModel):
     round: int
     seat: int | None
@@ -152,14 +194,19 @@ LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
 
 def create_app(
-    brains: Sequence[str] = (), allowed_hosts: Sequence[str] = LOOPBACK_HOSTS
+    brains: Sequence[str] = (),
+    allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
+    tournament: FilePath | None = None,
 ) -> FastAPI:
     """The API over the brains named (shipped names or folders), loaded now, answering
-    requests whose Host header is one of `allowed_hosts`."""
+    requests whose Host header is one of `allowed_hosts`; the table's report pages show
+    the finished `tournament` folder, read now."""
     loaded: dict[str, NumpyBrain] = {}
     for reference in brains:
         brain = load_brain(reference)
         loaded[brain.name.removeprefix("brain:")] = brain
+    shown = None if tournament is None else load_tournament(tournament)
+    sessions = Sessions()
     app = FastAPI(
         title="duelo", version=duelo.__version__, description=__doc__, docs_url=None, redoc_url=None
     )
@@ -282,7 +329,153 @@ def create_app(
             events=[Event(round=e.round, seat=e.seat, text=e.text) for e in result.state.log],
         )
 
+    # --- the table (`/table`): watch, replay and play in the browser ------------------
+
+    @app.get("/table", response_class=HTMLResponse, include_in_schema=False)
+    def table_page() -> str:
+        return _asset("table.html")
+
+    @app.get("/table/{name}", include_in_schema=False)
+    def table_asset(name: str) -> Response:
+        if name not in ASSETS:
+            raise HTTPException(404, f"no {name!r} here")
+        return Response(_asset(name), media_type=ASSETS[name])
+
+    @app.get("/table/api/setup")
+    def table_setup() -> dict[str, Any]:
+        """What the table can play: each system's scenarios and policies (its NPCs, its
+        shipped brains, the brains loaded), and whether a tournament is shown."""
+        return {
+            "systems": [
+                {
+                    "id": name,
+                    "name": entry.name,
+                    "scenarios": list(entry.scenarios),
+                    "seats": len(entry.ruleset().sides),
+                    "max_side": entry.max_side,
+                    "policies": [
+                        *policy_names(name),
+                        *(f"brain:{n}" for n, b in loaded.items() if b.system == name),
+                    ],
+                }
+                for name, entry in SYSTEMS.items()
+            ],
+            "tournament": [] if shown is None else sorted(shown.records),
+        }
+
+    def seated(system: str, scenario: str | None, names: Sequence[str], field: str) -> Any:
+        """The ruleset of `scenario` and each named policy, each refusal naming its field."""
+        known_system(system)
+        variant = {} if scenario is None else {"scenario": scenario}
+        try:
+            SYSTEMS[system].check_variant(variant, "scenario")
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        policies = []
+        for where, name in zip(field.split(","), names, strict=True):
+            try:
+                policies.append(table_policy(name, system, variant, loaded))
+            except (ValueError, KeyError, BrainError) as error:
+                raise HTTPException(422, f"{where}: {error}") from None
+        return SYSTEMS[system].ruleset(**variant), policies
+
+    @app.post("/table/api/watch")
+    def table_watch(request: WatchRequest) -> dict[str, Any]:
+        """A seeded fight between two policies, frame by frame (`table.record_fight`)."""
+        ruleset, (a, b) = seated(request.system, request.scenario, (request.a, request.b), "a,b")
+        return record_fight(ruleset, line_up(ruleset, a, b), request.seed)
+
+    @app.post("/table/api/replay")
+    def table_replay(request: ReplayRequest) -> dict[str, Any]:
+        """A tournament duel played again from its record; `identical` says whether it
+        ended as the record says."""
+        if request.record is not None:
+            record = checked_record(request.record)
+        elif shown is not None and request.system in shown.records and request.index is not None:
+            kept = shown.records[request.system]
+            if request.index >= len(kept):
+                raise HTTPException(422, f"index: {request.system} has {len(kept)} duels")
+            record = kept[request.index]
+        else:
+            raise HTTPException(422, "give a record, or a system and index of the tournament shown")
+        system = record["system"]
+        scenario = record["variant"].get("scenario")
+        if set(record["variant"]) - {"scenario"}:
+            raise HTTPException(422, "record: the table replays a scenario's duels, no options")
+        ruleset, (a, b) = seated(system, scenario, (record["a"], record["b"]), "record.a,record.b")
+        if record["version"] != ruleset.version:
+            raise HTTPException(
+                422,
+                f"record: played on v{record['version']}, the rules are v{ruleset.version} now",
+            )
+        return replay(record, (a, b), ruleset)
+
+    @app.post("/table/api/play")
+    def table_play(request: PlayRequest) -> dict[str, Any]:
+        """A fight for a person: its session and what the person sees first."""
+        ruleset, (npc,) = seated(request.system, request.scenario, (request.opponent,), "opponent")
+        side = "AB".index(request.side)
+        seats = [s for s, x in enumerate(ruleset.sides) if x == side]
+        if request.fighter is not None and request.fighter >= len(seats):
+            raise HTTPException(422, f"fighter: side {request.side} has {len(seats)} fighters")
+        people = frozenset(seats if request.fighter is None else (seats[request.fighter],))
+        session = Session(ruleset, people, tuple(npc for _ in ruleset.sides), request.seed)
+        return {"session": sessions.add(session), **session.view()}
+
+    @app.post("/table/api/play/{key}")
+    def table_act(key: str, request: ActionRequest) -> dict[str, Any]:
+        try:
+            session = sessions.get(key)
+        except KeyError:
+            raise HTTPException(404, "no such fight (it ended long ago, or never began)") from None
+        try:
+            session.act(request.action)
+        except ValueError as error:
+            raise HTTPException(422, f"action: {error}") from None
+        return {"session": key, **session.view()}
+
+    @app.get("/table/api/report/{system}", response_class=HTMLResponse)
+    def table_report(system: SystemId) -> str:
+        """The shown tournament's report for `system`, as HTML, with links to its duels."""
+        if shown is None or system not in shown.pages:
+            raise HTTPException(
+                404, f"no tournament of {system!r} is shown (duelo serve --tournament)"
+            )
+        return shown.pages[system]
+
+    @app.get("/table/api/heatmap/{system}")
+    def table_heatmap(system: SystemId) -> Response:
+        if shown is None or system not in shown.heatmaps:
+            raise HTTPException(404, f"no heatmap of {system!r}")
+        return Response(shown.heatmaps[system], media_type="image/png")
+
     return app
+
+
+ASSETS = {"table.js": "text/javascript", "table.css": "text/css"}
+"""The page's files besides itself, all shipped in the package: it fetches nothing else."""
+
+
+def _asset(name: str) -> str:
+    return resources.files("duelo.web").joinpath(name).read_text(encoding="utf-8")
+
+
+def checked_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A pasted results line: every field a record has, each of its type, or a 422 naming
+    the field (`RECORD_TYPES`); the HMAC, if any, is left aside (the replay itself says
+    whether the duel ended as the record says)."""
+    record = {k: v for k, v in record.items() if k != MAC_FIELD}
+    for name, types in RECORD_TYPES.items():
+        if name not in record:
+            raise HTTPException(422, f"record: no field {name!r}")
+        value = record[name]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise HTTPException(422, f"record.{name}: not a {types[0].__name__}")
+    if not 0 <= record["seed"] <= 2**64 or record["seat_of_a"] not in (0, 1):
+        raise HTTPException(422, "record: seed or seat_of_a out of range")
+    if record["winner"] not in ("a", "b", None):
+        raise HTTPException(422, "record.winner: a, b or null")
+    return record
 
 
 def routes_page(spec: dict[str, Any]) -> str:

@@ -137,6 +137,28 @@ def roll_until(
             rejected(faces)
 
 
+class RecordingDice:
+    """Dice that remember every roll (sides, purpose, face), and can be told to stop."""
+
+    def __init__(self, inner: Dice, rolls: list[tuple[int, str, int]] | None = None) -> None:
+        self.inner = inner
+        self.rolls: list[tuple[int, str, int]] = [] if rolls is None else rolls
+        """Every roll so far (or since the last `take`); a list given is appended to."""
+        self.locked = False
+
+    def roll(self, sides: int, purpose: str) -> int:
+        if self.locked:
+            raise AssertionError(f"a d{sides} for {purpose} was rolled where nothing may roll")
+        face = self.inner.roll(sides, purpose)
+        self.rolls.append((sides, purpose, face))
+        return face
+
+    def take(self) -> list[tuple[int, str, int]]:
+        """The rolls since the last `take`."""
+        rolls, self.rolls = self.rolls, []
+        return rolls
+
+
 # --- every outcome of a step --------------------------------------------------------
 
 T = TypeVar("T")

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.dice import GeneratorDice
+from duelo.envs.core.dice import Dice, GeneratorDice, RecordingDice
 from duelo.envs.core.policy import BLIND, Policy, ProcessPolicy, reads_observation
 from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import Ruleset
@@ -100,15 +100,17 @@ def play_duel(
     seed: int,
     move_time_limit: float | None = None,
     watch: Watch | None = None,
+    rolls: list[tuple[int, str, int]] | None = None,
 ) -> DuelResult:
     """Play a whole fight; `policies[s]` plays seat s (a duel's two, or each fighter of a
-    skirmish: `ruleset.sides`); `watch` sees each decision coming."""
+    skirmish: `ruleset.sides`); `watch` sees each decision coming; every roll is appended
+    to `rolls` (sides, purpose, face) as it is made, where a list is given."""
     if len(policies) != len(ruleset.sides):
         raise ValueError(
             f"{ruleset.system}: {len(ruleset.sides)} seats to play, {len(policies)} policies"
         )
     with playing(policies):
-        return _play(ruleset, policies, seed, move_time_limit, watch)
+        return _play(ruleset, policies, seed, move_time_limit, watch, rolls)
 
 
 def _play(
@@ -117,8 +119,10 @@ def _play(
     seed: int,
     move_time_limit: float | None,
     watch: Watch | None,
+    rolls: list[tuple[int, str, int]] | None,
 ) -> DuelResult:
-    dice, rngs = duel_streams(seed, len(policies))
+    generated, rngs = duel_streams(seed, len(policies))
+    dice: Dice = generated if rolls is None else RecordingDice(generated, rolls)
     state = ruleset.new_duel(dice)
     decisions = 0
     reads = [watch is not None or reads_observation(policy) for policy in policies]

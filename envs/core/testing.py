@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.envs.core.dice import Dice, GeneratorDice, ScriptedDice
+from duelo.envs.core.dice import Dice, GeneratorDice, RecordingDice, ScriptedDice
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.ruleset import Ruleset, check_legal
 from duelo.envs.core.state import DuelState
@@ -86,27 +86,6 @@ class ScriptedDuel:
     def log(self) -> str:
         """The narration so far."""
         return "\n".join(event.text for event in self.state.log)
-
-
-class RecordingDice:
-    """Dice that remember every roll (sides, purpose, face), and can be told to stop."""
-
-    def __init__(self, inner: Dice) -> None:
-        self.inner = inner
-        self.rolls: list[tuple[int, str, int]] = []
-        self.locked = False
-
-    def roll(self, sides: int, purpose: str) -> int:
-        if self.locked:
-            raise AssertionError(f"a d{sides} for {purpose} was rolled where nothing may roll")
-        face = self.inner.roll(sides, purpose)
-        self.rolls.append((sides, purpose, face))
-        return face
-
-    def take(self) -> list[tuple[int, str, int]]:
-        """The rolls since the last `take`."""
-        rolls, self.rolls = self.rolls, []
-        return rolls
 
 
 class _Diverging:
