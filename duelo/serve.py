@@ -111,6 +111,9 @@ class DuelRequest(Strict):
 class WatchRequest(Strict):
     system: str = Field(pattern=r"^[a-z_]{1,40}$")
     scenario: str | None = Field(default=None, max_length=60)
+    fighters: list[Annotated[str, Field(max_length=60)]] | None = Field(
+        default=None, max_length=6, description="a character id a seat (default: the scenario's)"
+    )
     a: str = Field(max_length=120, description="policy of side A: an NPC or a brain")
     b: str = Field(max_length=120, description="policy of side B")
     seed: int = Field(default=0, ge=0, le=MAX_SEED)
@@ -128,6 +131,9 @@ class ReplayRequest(Strict):
 class PlayRequest(Strict):
     system: str = Field(pattern=r"^[a-z_]{1,40}$")
     scenario: str | None = Field(default=None, max_length=60)
+    fighters: list[Annotated[str, Field(max_length=60)]] | None = Field(
+        default=None, max_length=6, description="a character id a seat (default: the scenario's)"
+    )
     side: str = Field(pattern=r"^[AB]$", description="the side the person plays")
     fighter: int | None = Field(
         default=None, ge=0, le=5, description="one fighter of the side (None: all of it)"
@@ -363,12 +369,11 @@ def create_app(
             "tournament": [] if shown is None else sorted(shown.records),
         }
 
-    def seated(system: str, scenario: str | None, names: Sequence[str], field: str) -> Any:
-        """The ruleset of `scenario` and each named policy, each refusal naming its field."""
+    def seated(system: str, variant: dict[str, Any], names: Sequence[str], field: str) -> Any:
+        """The ruleset of `variant` and each named policy, each refusal naming its field."""
         known_system(system)
-        variant = {} if scenario is None else {"scenario": scenario}
         try:
-            SYSTEMS[system].check_variant(variant, "scenario")
+            SYSTEMS[system].check_variant(variant, "variant")
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
         policies = []
@@ -382,7 +387,8 @@ def create_app(
     @app.post("/table/api/watch")
     def table_watch(request: WatchRequest) -> dict[str, Any]:
         """A seeded fight between two policies, frame by frame (`table.record_fight`)."""
-        ruleset, (a, b) = seated(request.system, request.scenario, (request.a, request.b), "a,b")
+        variant = table_variant(request.scenario, request.fighters)
+        ruleset, (a, b) = seated(request.system, variant, (request.a, request.b), "a,b")
         return record_fight(ruleset, line_up(ruleset, a, b), request.seed)
 
     @app.post("/table/api/replay")
@@ -398,11 +404,8 @@ def create_app(
             record = kept[request.index]
         else:
             raise HTTPException(422, "give a record, or a system and index of the tournament shown")
-        system = record["system"]
-        scenario = record["variant"].get("scenario")
-        if set(record["variant"]) - {"scenario"}:
-            raise HTTPException(422, "record: the table replays a scenario's duels, no options")
-        ruleset, (a, b) = seated(system, scenario, (record["a"], record["b"]), "record.a,record.b")
+        names = (record["a"], record["b"])
+        ruleset, (a, b) = seated(record["system"], record["variant"], names, "record.a,record.b")
         if record["version"] != ruleset.version:
             raise HTTPException(
                 422,
@@ -413,7 +416,8 @@ def create_app(
     @app.post("/table/api/play")
     def table_play(request: PlayRequest) -> dict[str, Any]:
         """A fight for a person: its session and what the person sees first."""
-        ruleset, (npc,) = seated(request.system, request.scenario, (request.opponent,), "opponent")
+        variant = table_variant(request.scenario, request.fighters)
+        ruleset, (npc,) = seated(request.system, variant, (request.opponent,), "opponent")
         side = "AB".index(request.side)
         seats = [s for s, x in enumerate(ruleset.sides) if x == side]
         if request.fighter is not None and request.fighter >= len(seats):
@@ -454,6 +458,14 @@ def create_app(
 
 ASSETS = {"table.js": "text/javascript", "table.css": "text/css"}
 """The page's files besides itself, all shipped in the package: it fetches nothing else."""
+
+
+def table_variant(scenario: str | None, fighters: list[str] | None) -> dict[str, Any]:
+    """The variant a table request asks for: its scenario and its fighters, if named."""
+    variant: dict[str, Any] = {} if scenario is None else {"scenario": scenario}
+    if fighters:
+        variant["fighters"] = tuple(fighters)
+    return variant
 
 
 def _asset(name: str) -> str:

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from duelo.agents.brain import NumpyBrain, check_fits
 from duelo.agents.registry import is_imported
 from duelo.envs.core.observation import ObservationSpec
 from duelo.envs.core.policy import Policy
@@ -188,15 +189,21 @@ def replay(
 
 
 def table_policy(
-    name: str, system_name: str, variant: dict[str, Any], loaded: Mapping[str, Policy]
+    name: str, system_name: str, variant: dict[str, Any], loaded: Mapping[str, NumpyBrain]
 ) -> Policy:
     """A policy the table may seat: a scripted NPC, a shipped brain, or a brain the
-    server loaded; never code from a module (no sandbox serves the page)."""
+    server loaded, in a fight that fixes what its training fixed (`check_fits`); never
+    code from a module (no sandbox serves the page)."""
     if is_imported(name):
         raise ValueError(f"{name}: the table seats NPCs and brains, not code from a module")
-    if name.startswith("brain:") and name.removeprefix("brain:") in loaded:
-        return loaded[name.removeprefix("brain:")]
-    return duel_policy(name, system_name, MOVE_TIME_LIMIT, variant, None)
+    own = name.removeprefix("brain:")
+    if name.startswith("brain:") and own in loaded:
+        policy: Policy = loaded[own]
+    else:
+        policy = duel_policy(name, system_name, MOVE_TIME_LIMIT, variant, None)
+    if isinstance(policy, NumpyBrain):
+        check_fits(policy, variant)
+    return policy
 
 
 @dataclass

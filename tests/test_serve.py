@@ -117,6 +117,15 @@ def test_a_body_over_the_limit_is_refused() -> None:
 def test_the_openapi_spec_lists_every_route() -> None:
     spec = CLIENT.get("/openapi.json").json()
     routes = {"/health", "/systems", "/brains", "/v1/{system}/act", "/v1/{system}/duel"}
+    routes |= {  # the table's (tests/test_table.py)
+        "/table/api/setup",
+        "/table/api/watch",
+        "/table/api/replay",
+        "/table/api/play",
+        "/table/api/play/{key}",
+        "/table/api/report/{system}",
+        "/table/api/heatmap/{system}",
+    }
     assert set(spec["paths"]) == routes
     assert spec["components"]["schemas"]["ActRequest"]["additionalProperties"] is False
 

@@ -77,6 +77,26 @@ def test_a_watched_fight_is_the_fight_the_runner_plays(client: TestClient) -> No
     assert any(f["why"] for f in fight["frames"])  # the expert says why
 
 
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_every_system_is_watched_through_its_declarations(client: TestClient, system: str) -> None:
+    """Duels and skirmishes alike: a seat a fighter, a column an entry about itself, a
+    frame a decision, whatever the system."""
+    body = {"system": system, "a": "expert", "b": "random", "seed": 1}
+    fight = client.post("/table/api/watch", json=body).json()
+    seats = len(SYSTEMS[system].ruleset().sides)
+    assert len(fight["seats"]) == seats and fight["columns"]
+    assert all(len(f["fighters"]) == seats for f in fight["frames"])
+    assert fight["end"]["decisions"] == len(fight["frames"])
+
+
+def test_the_fighters_can_be_chosen_and_a_bad_one_is_named(client: TestClient) -> None:
+    body = {"system": "vampiro", "a": "expert", "b": "expert", "fighters": ["thug", "hunter"]}
+    fight = client.post("/table/api/watch", json=body).json()
+    assert "street thug" in fight["opening"]["events"][0]
+    wrong = client.post("/table/api/watch", json={**body, "fighters": ["thug", "nosferatu"]})
+    assert wrong.status_code == 422 and "nosferatu" in wrong.json()["detail"]
+
+
 def test_a_replay_is_identical_to_its_record(client: TestClient, tournament: Path) -> None:
     lines = (tournament / "infierno" / RESULTS_FILE).read_text().splitlines()
     for number, line in enumerate(lines):
@@ -199,6 +219,7 @@ def _browser() -> Any:
     options.binary_location = chromium
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1300,1600"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     from selenium.webdriver.chrome.service import Service
 
     return webdriver.Chrome(service=Service(driver), options=options)
@@ -224,6 +245,12 @@ def page(tournament: Path) -> Iterator[tuple[Any, str]]:
         browser.quit()
         server.should_exit = True
         thread.join(10)
+
+
+def _no_script_errors(browser: Any) -> None:
+    """Nothing the page ran raised (the browser's console has no script error)."""
+    errors = [e for e in browser.get_log("browser") if e.get("source") == "javascript"]
+    assert not errors, errors
 
 
 def _wait(browser: Any, test: Any, what: str) -> None:
@@ -260,6 +287,7 @@ def test_a_duel_is_watched_to_the_end_in_a_browser(page: tuple[Any, str]) -> Non
     _by_id(browser, "last").click()
     assert _by_id(browser, "outcome").text.startswith("Winner:")
     assert _by_id(browser, "error").is_displayed() is False
+    _no_script_errors(browser)
 
 
 def test_a_replay_shows_it_equals_its_record_in_a_browser(page: tuple[Any, str]) -> None:
@@ -281,9 +309,12 @@ def test_a_replay_shows_it_equals_its_record_in_a_browser(page: tuple[Any, str])
     _by_id(browser, "last").click()
     browser.save_screenshot(str(SHOTS / "replay.png"))
     assert _by_id(browser, "outcome").text.startswith("Winner:")
+    _no_script_errors(browser)
 
 
 def test_a_game_is_played_to_the_end_in_a_browser(page: tuple[Any, str]) -> None:
+    """Side A of the formal duel against the expert (seed 1: A decides first), a legal
+    button a turn until the duel ends."""
     from selenium.webdriver.common.by import By
 
     browser, root = page
@@ -292,15 +323,19 @@ def test_a_game_is_played_to_the_end_in_a_browser(page: tuple[Any, str]) -> None
     _by_id(browser, "tab-play").click()
     _choose(browser, "system", "infierno")
     _choose(browser, "policy-b", "infierno:expert")
+    _by_id(browser, "seed").clear()
+    _by_id(browser, "seed").send_keys("1")
     _by_id(browser, "go").click()
     _wait(browser, lambda: _by_id(browser, "playing").is_displayed(), "the game")
     browser.save_screenshot(str(SHOTS / "play.png"))
+    moves = 0
     for _ in range(300):
         if _by_id(browser, "play-outcome").text:
             break
         buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button.action")
         before = _by_id(browser, "play-events").get_attribute("innerHTML")
         buttons[0].click()
+        moves += 1
         _wait(
             browser,
             lambda before=before: (
@@ -309,7 +344,8 @@ def test_a_game_is_played_to_the_end_in_a_browser(page: tuple[Any, str]) -> None
             ),
             "the next turn",
         )
-    assert _by_id(browser, "play-outcome").text.startswith("Winner:")
+    assert moves >= 1 and _by_id(browser, "play-outcome").text.startswith("Winner:")
+    _no_script_errors(browser)
 
 
 def test_a_bad_request_is_a_message_not_a_broken_page(page: tuple[Any, str]) -> None:
@@ -327,3 +363,4 @@ def test_a_bad_request_is_a_message_not_a_broken_page(page: tuple[Any, str]) -> 
     _wait(browser, lambda: "not JSON" in _by_id(browser, "error").text, "the message")
     browser.save_screenshot(str(SHOTS / "error.png"))
     assert _by_id(browser, "system").is_displayed() is False  # the page still works
+    _no_script_errors(browser)

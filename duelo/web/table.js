@@ -156,10 +156,17 @@ function showFight(answer) {
   drawStep();
 }
 
+function fighters() {
+  // The fighters typed in, one character id a seat; none: the scenario's own.
+  const named = $("fighter-ids").value.split(",").map((s) => s.trim()).filter((s) => s);
+  return named.length ? named : null;
+}
+
 async function watch() {
   showFight(await call("/table/api/watch", {
     system: $("system").value,
     scenario: $("scenario").value || null,
+    fighters: fighters(),
     a: $("policy-a").value,
     b: $("policy-b").value,
     seed: Number($("seed").value),
@@ -209,6 +216,7 @@ async function play() {
   drawPlay(await call("/table/api/play", {
     system: $("system").value,
     scenario: $("scenario").value || null,
+    fighters: fighters(),
     side: $("side").value,
     fighter: fighter === "" ? null : Number(fighter),
     opponent: $("policy-b").value,
