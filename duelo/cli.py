@@ -51,6 +51,7 @@ from duelo.evaluation.tournament import (
     default_suite,
     run_tournament,
     sequential_line,
+    shared_pools,
     writing_folder,
 )
 from duelo.play import LeftTheTable, play
@@ -262,7 +263,7 @@ def _add_tournament(commands: Any, cores: int) -> Parser:
         type=bounded_int(2, MAX_DUELS),
         help=(
             f"per pairing, seats swapped (an even number up to {MAX_DUELS}; default: the "
-            "system's: 2000 for a duel, 100 or 250 for a skirmish)"
+            "system's: 2000 for a duel, 50 to 250 for a skirmish)"
         ),
     )
     tournament.add_argument(
@@ -744,7 +745,7 @@ def run_tournaments(args: argparse.Namespace) -> None:
             f"--resume: {args.out} holds no tournament to resume (run without --resume to "
             "start one)"
         )
-    with writing_folder(args.out):
+    with writing_folder(args.out), shared_pools(args.workers if args.backend == "local" else 1):
         reports = []
         for spec in specs:
             progress = (

@@ -663,10 +663,38 @@ def _results(jobs: Iterator[DuelJob], count: int, place: Placement) -> Iterator[
         for chunk in chunks:
             yield from play_jobs(chunk, place.engine)
         return
-    context = multiprocessing.get_context("spawn")
     play = functools.partial(play_jobs, engine=place.engine)
-    with _interrupts_held():
-        pool = context.Pool(workers, initializer=_leave_interrupts_to_the_parent)
-    with pool:
+    shared = _SHARED.get(workers)
+    if shared is not None:
+        for records in shared.imap(play, chunks):
+            yield from records
+        return
+    with _new_pool(workers) as pool:
         for records in pool.imap(play, chunks):
             yield from records
+
+
+_SHARED: dict[int, Any] = {}
+"""The pools kept by `shared_pools`, by size."""
+
+
+def _new_pool(workers: int) -> Any:
+    context = multiprocessing.get_context("spawn")
+    with _interrupts_held():
+        return context.Pool(workers, initializer=_leave_interrupts_to_the_parent)
+
+
+@contextmanager
+def shared_pools(workers: int) -> Iterator[None]:
+    """One pool of `workers` processes for every tournament played inside (`duelo
+    tournament` plays one a system): a worker's start (imports, configs, brains) is paid
+    once, not once a system. The records are the same either way."""
+    if workers < 2 or workers in _SHARED:
+        yield
+        return
+    with _new_pool(workers) as pool:
+        _SHARED[workers] = pool
+        try:
+            yield
+        finally:
+            del _SHARED[workers]

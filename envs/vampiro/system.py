@@ -34,7 +34,9 @@ SYSTEMS = (
         suite=tuple(
             {"scenario": s} for s in ("two_on_two", "three_on_three", "outnumbered", "crossfire")
         ),
-        duels=100,  # a fight costs a duel's decisions a fighter: the default run stays < 2 min
+        # a fight costs about 83 decisions (a duel's ~30 for each of four fighters, and the
+        # declarations): 50 a pairing keep the default run of every system under 2 min
+        duels=50,
         max_side=MAX_SIDE,
     ),
 )
