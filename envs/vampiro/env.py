@@ -162,7 +162,8 @@ class VampiroEnv(DuelEnv):
       not in the digest's action mapping (§12), so no knockdown or prone arises.
     - Potence (§2): the digest gives it no effect.
     - Draining blood with a bite (§5): "may drain", with no rate given.
-    - Group rules (§5): one against one.
+    - Group rules (§5, §13): a duel is one against one; fights of several a side are
+      `duelo/VampiroSkirmish-v0`.
     - GM fiat (§10): situational difficulties, botch narratives, staking.
 
     ## Version History
