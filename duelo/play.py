@@ -208,9 +208,10 @@ class Table:
         dice, rngs = duel_streams(seed, len(ruleset.sides))
         state = ruleset.new_duel(dice)
         spec = ruleset.observation_spec
-        told = 0
+        told: set[int] = set()
         while (to_act := ruleset.to_act(state)) is not None:
-            told = self._narrate(state, told) if narrate else told
+            if narrate:
+                self._narrate(state, told)
             mask = ruleset.legal_actions(state, to_act)
             flat = ruleset.observe(state, to_act)
             if to_act in self.seats:
@@ -228,10 +229,14 @@ class Table:
         result: Outcome = state.result
         return result
 
-    def _narrate(self, state: Any, told: int) -> int:
-        for event in state.log[told:]:
-            self.say(f"  {event.text}")
-        return len(state.log)
+    def _narrate(self, state: Any, told: set[int]) -> None:
+        """The lines not told yet that the person may read now: a line sealed from its
+        seats (a declaration made after its own, say) waits for the end of its round
+        (`Event.seen_by`)."""
+        for number, event in enumerate(state.log):
+            if number not in told and event.seen_by(self.seats, state):
+                self.say(f"  {event.text}")
+                told.add(number)
 
     def _status(self, state: Any, flat: np.ndarray) -> str:
         """One line: the round, both sides' HP, range, initiative, cards in hand."""

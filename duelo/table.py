@@ -254,10 +254,12 @@ class Session:
             ruleset.apply(state, seat, action, self.dice)
 
     def view(self) -> dict[str, Any]:
-        """What the person sees now: the narration, and at its turn its seat's whole
-        observation (entry by entry, named) and its legal actions with their meanings."""
+        """What the person sees now: the narration it may read (`Event.seen_by`: not a
+        declaration sealed from its seats before the round is over), and at its turn its
+        seat's whole observation (entry by entry, named) and its legal actions with
+        their meanings."""
         ruleset, state = self.ruleset, self.state
-        events = [e.text for e in state.log]
+        events = [e.text for e in state.log if e.seen_by(self.people, state)]
         seat = ruleset.to_act(state)
         view: dict[str, Any] = {"events": events, "seats": seat_labels(ruleset.sides)}
         if seat is None:

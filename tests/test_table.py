@@ -364,3 +364,27 @@ def test_a_bad_request_is_a_message_not_a_broken_page(page: tuple[Any, str]) -> 
     browser.save_screenshot(str(SHOTS / "error.png"))
     assert _by_id(browser, "system").is_displayed() is False  # the page still works
     _no_script_errors(browser)
+
+
+def test_a_player_is_not_told_a_later_declaration_before_the_turn_ends() -> None:
+    """Vampiro (§12, §10 #30): at the table, as at `duelo play`, a person who declared
+    first reads the NPC's declaration only once the turn is over."""
+    from duelo.agents.registry import make_policy
+    from duelo.table import Session
+
+    ruleset = SYSTEMS["vampiro"].ruleset()
+    expert = make_policy("expert", "vampiro")
+    for seed in range(100):
+        session = Session(ruleset, frozenset({0}), (expert, expert), seed)
+        state = session.state
+        if state.first_declarer != 0 or state.tied:
+            continue
+        while ruleset.to_act(state) == 0 and state.round == 1:
+            legal = {choice["name"]: choice["id"] for choice in session.view()["legal"]}
+            session.act(legal.get("DELAY", min(legal.values())))  # a delay is asked again
+            rival = [e.text for e in state.log if e.seat == 1 and "declares" in e.text]
+            if rival and state.round == 1 and ruleset.to_act(state) == 0:
+                # asked again in the turn (to abort, say): the rival's plan is not told
+                assert not set(rival) & set(session.view()["events"])
+                return
+    pytest.fail("no seed where the person declares first and the turn goes on")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Collection, Hashable
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
@@ -32,6 +32,16 @@ class Event(NamedTuple):
     seat: int | None
     template: str
     values: tuple[Any, ...] = ()
+    sealed_from: frozenset[int] = frozenset()
+    """Seats that may not read the line before its round is over: what the rules hide
+    from them (a declaration made after theirs, say); empty: everyone may."""
+
+    def seen_by(self, seats: Collection[int], state: DuelState) -> bool:
+        """Whether a person at `seats` may read the line now (`sealed_from`): once its
+        round is over, or the fight, everyone may."""
+        if not self.sealed_from or state.over or state.round > self.round:
+            return True
+        return any(seat not in self.sealed_from for seat in seats)
 
     @property
     def text(self) -> str:
@@ -92,6 +102,13 @@ class DuelState:
     def say(self, seat: int | None, template: str, *values: Any) -> None:
         """Log one line of narration: a `str.format` template and its values (see `Event`)."""
         self.log.append(Event(self.round, seat, template, values))
+
+    def say_sealed(
+        self, sealed_from: Collection[int], seat: int | None, template: str, *values: Any
+    ) -> None:
+        """`say` a line that the seats of `sealed_from` may not read before the round is
+        over (`Event.seen_by`): a person playing one of them is not told it yet."""
+        self.log.append(Event(self.round, seat, template, values, frozenset(sealed_from)))
 
     def finish(self, outcome: Outcome) -> None:
         """End the duel with `outcome` (the one place a duel ends)."""

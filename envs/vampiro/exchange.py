@@ -11,6 +11,7 @@ Seed `004_28b7eda06dabcb9d.txt`, digest `rules/vampiro.md`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from duelo.envs.core.dice import Dice
@@ -133,9 +134,12 @@ class Exchanges:
         cost = k if self.options.celerity_cost == "per_action" else 1
         return extras and k <= me.character.celeridad and cost <= me.blood
 
-    def _spend_modifiers(self, state: Any, seat: int, action: Action) -> int:
-        """Pay for the declared Celerity actions (§8.3) and the Willpower success (§3);
-        returns the Celerity actions k."""
+    def _spend_modifiers(
+        self, state: Any, seat: int, action: Action, sealed_from: Sequence[int]
+    ) -> int:
+        """Pay for the declared Celerity actions (§8.3) and the Willpower success (§3),
+        a line sealed, as the declaration is, from `sealed_from` (§12); returns the
+        Celerity actions k."""
         me = state.fighters[seat]
         k, wp = K_WP[action]
         if k:  # §8.3: blood for the extra actions
@@ -146,8 +150,13 @@ class Exchanges:
             me.willpower -= 1
             me.willpower_success = me.declared_willpower = True
         if k or wp:
-            state.say(
-                seat, "{}: {} Celerity actions, Willpower {}", me.name, k, "spent" if wp else "kept"
+            state.say_sealed(
+                sealed_from,
+                seat,
+                "{}: {} Celerity actions, Willpower {}",
+                me.name,
+                k,
+                "spent" if wp else "kept",
             )
         return k
 

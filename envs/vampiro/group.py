@@ -198,7 +198,8 @@ class VampiroGroupRuleset(Exchanges):
         me = state.fighters[seat]
         if state.phase == Phase.DECLARE:
             me.choice = action
-            state.say(seat, "{} declares: {}", me.name, self._words(state, seat, action))
+            words = self._words(state, seat, action)
+            state.say_sealed(_sealed(state, seat), seat, "{} declares: {}", me.name, words)
             extras = me.plan_of not in (Plan.DELAY, Plan.HEAL)
             legal = [a for a in MODIFIER_IDS if self._modifier_legal(me, *K_WP[a], extras)]
             if legal == [Action.K0]:
@@ -258,7 +259,7 @@ class VampiroGroupRuleset(Exchanges):
 
     def _declared(self, state: GroupState, seat: int, modifier: Action, dice: Dice) -> None:
         me = state.fighters[seat]
-        k = self._spend_modifiers(state, seat, modifier)
+        k = self._spend_modifiers(state, seat, modifier, _sealed(state, seat))
         assert me.choice is not None
         me.slots = self._slots(state, seat, me.choice, k)
         me.delayed = me.plan_of == Plan.DELAY
@@ -653,6 +654,19 @@ class VampiroGroupRuleset(Exchanges):
             state.finish(Outcome(None, f"side {'AB'[loser]} flees"))
             return
         state.finish(Outcome(1 - loser, f"side {'AB'[loser]} is out"))
+
+
+def _sealed(state: GroupState, seat: int) -> tuple[int, ...]:
+    """Who may not read `seat`'s declaration this turn (§13.2, §13.8): every other
+    fighter but those who declare after it (and its allies under `team_shared_plan`)."""
+    shared = state.options.team_shared_plan
+    return tuple(
+        other
+        for other in range(len(state.fighters))
+        if other != seat
+        and not state.declares_before(seat, other)
+        and not (shared and state.sides[other] == state.sides[seat])
+    )
 
 
 def _roll_call(state: GroupState, side: int) -> str:

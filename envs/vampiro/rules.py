@@ -158,7 +158,7 @@ class VampiroRuleset(Exchanges):
         me = state.fighters[seat]
         if state.phase == Phase.DECLARE:
             me.plan = action
-            state.say(seat, "{} declares {}", me.name, named(action))
+            state.say_sealed(_sealed(state, seat), seat, "{} declares {}", me.name, named(action))
             extras = _extras(me)
             if not any(self._modifier_legal(me, *K_WP[a], extras) for a in MODIFIERS[1:]):
                 self._modifiers(state, seat, Action.K0, dice)
@@ -223,7 +223,7 @@ class VampiroRuleset(Exchanges):
 
     def _modifiers(self, state: VampiroState, seat: int, action: Action, dice: Dice) -> None:
         me = state.fighters[seat]
-        k = self._spend_modifiers(state, seat, action)
+        k = self._spend_modifiers(state, seat, action, _sealed(state, seat))
         assert me.plan is not None
         me.slots = self._slots(state, seat, me.plan, k)
         me.delayed = me.plan == Action.DELAY
@@ -471,6 +471,14 @@ class VampiroRuleset(Exchanges):
 def attack_difficulty(state: VampiroState, me: Fighter, move: Move) -> int:
     """What an attack adds to difficulty 6 in this duel (`move_shift`)."""
     return move_shift(move, state.range, me.weapon.range, me.clinched)
+
+
+def _sealed(state: VampiroState, seat: int) -> tuple[int, ...]:
+    """Who may not read `seat`'s declaration this turn (§12, §10 #29, #30): its rival,
+    unless `seat` declares first; with `public_declarations`, only in a full tie."""
+    if state.options.public_declarations:
+        return (1 - seat,) if state.tied else ()
+    return () if state.first_declarer == seat else (1 - seat,)
 
 
 def _extras(me: Fighter) -> bool:

@@ -464,3 +464,26 @@ def test_the_observation_has_a_row_per_slot() -> None:
     assert seen["present"].tolist() == [1, 1, 0, 1, 1, 0]
     assert seen["range"].tolist() == [0, 4, 0, 15, 5, 0]
     assert seen["initiative"].tolist() == [8, 12, 0, 10, 11, 0]
+
+
+def test_a_later_declaration_is_not_narrated_to_who_declared_before() -> None:
+    """§13.8: B1 declared first; the narration keeps A1's, A2's and B2's declarations
+    from a person at B1 until the turn is over, while A2 reads A1's and B2 reads all."""
+    duel = s13_1()
+    for action in ("SHOOT_E0", "K0", "SHOOT_TWICE_E0_E1", "K0", "WEAPON_STRIKE_E1", "K0"):
+        duel.act(ID[action])
+    state = duel.state
+
+    def told(seat: int) -> str:
+        return "\n".join(e.text for e in state.log if e.seen_by({seat}, state))
+
+    assert "B1 declares: shoot at A1" in told(0)
+    assert "A1 declares" not in told(2) and "A2 declares" not in told(2)
+    assert "A1 declares: shoot twice at B1 then B2" in told(1)
+    assert "A2 declares" in told(3) and "A2 declares" not in told(0)
+    duel.act(ID["DODGE_TWICE"])
+    duel.act(ID["K0"], 8, 6, 2, 1, 7, 9, 3, 6)
+    duel.act(ID["NO_ABORT"], 10, 5, 6, 1, 6, 7, 2, 3)
+    assert "B2 declares" not in told(2)  # the turn goes on
+    duel.act(ID["NO_ABORT"], 3, 2, 7, 9, 6, 1, 8, 4, 6, 2, 6, 10, 4, 6, 5, 9, 1, 6, 5, 5, 5, 5)
+    assert "A1 declares" in told(2) and "B2 declares" in told(2)  # turn 2: all told
