@@ -1,0 +1,143 @@
+"""The rules as OpenSpiel games (`evaluation/openspiel_game.py`): OpenSpiel's own state
+API walked on every hidden-information duel, information states that hide what the
+rules hide, and OpenSpiel's exploitability on a game small enough to know the answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra")
+
+from open_spiel.python import policy as openspiel_policy  # noqa: E402
+from open_spiel.python.algorithms import exploitability  # noqa: E402
+
+from duelo.agents.random_policy import RandomPolicy  # noqa: E402
+from duelo.envs.core.dice import Dice  # noqa: E402
+from duelo.envs.core.observation import ObservationSpec, ObsKey  # noqa: E402
+from duelo.envs.core.state import DuelState, Outcome  # noqa: E402
+from duelo.envs.systems import SYSTEMS  # noqa: E402
+from duelo.evaluation.openspiel_game import DueloGame, DueloPolicy  # noqa: E402
+
+DUELS = [name for name, entry in SYSTEMS.items() if len(entry.ruleset().sides) == 2]
+
+
+def _walk(game: Any, seed: int) -> Any:
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            action = outcomes[int(rng.integers(len(outcomes)))][0]
+        else:
+            player = state.current_player()
+            legal = state.legal_actions()
+            assert legal and state.information_state_string(player)
+            action = legal[int(rng.integers(len(legal)))]
+        state.apply_action(int(action))
+    return state
+
+
+@pytest.mark.parametrize("system", DUELS)
+def test_every_duel_plays_through_openspiels_state_api(system: str) -> None:
+    """Chance nodes are the rules' dice, decisions the masks', returns the rewards."""
+    game = DueloGame(SYSTEMS[system].ruleset())
+    for seed in range(3):
+        state = _walk(game, seed)
+        returns = state.returns()
+        assert returns[0] == -returns[1] and abs(returns[0]) <= 1
+        clone = state.clone()
+        assert clone.returns() == returns and str(clone) == str(state)
+
+
+def test_a_skirmish_is_refused() -> None:
+    with pytest.raises(ValueError, match="OpenSpiel plays duels"):
+        DueloGame(SYSTEMS["vampiro_skirmish"].ruleset())
+
+
+# --- a game small enough to know its answers --------------------------------------------
+
+
+class Sign(IntEnum):
+    ROCK = 0
+    PAPER = 1
+    SCISSORS = 2
+
+
+@dataclass(kw_only=True)
+class SignState(DuelState):
+    signs: list[Sign | None] = field(default_factory=lambda: [None, None])
+
+
+class SealedSigns:
+    """Rock, paper, scissors with sealed signs (the second sees nothing of the first's),
+    a tie settled by a d2: a duel of hidden information whose equilibrium is known
+    (uniform, value 0) and whose pure policies are exploitable by exactly 1."""
+
+    system = "sealed_signs"
+    version = 0
+    sides = (0, 1)
+    round_cap = 1
+    perfect_information = False
+    actions = Sign
+    action_meanings = {s: s.name.lower() for s in Sign}
+    observation_spec = ObservationSpec(
+        (
+            ObsKey("initiative", "always 0", 0, 1),
+            ObsKey("hp", "always 1", 0, 1),
+            ObsKey("range", "always 0", 0, 1),
+        )
+    )
+
+    def new_duel(self, dice: Dice) -> SignState:
+        return SignState()
+
+    def to_act(self, state: SignState) -> int | None:
+        return None if state.over else state.signs.index(None)
+
+    def legal_actions(self, state: SignState, seat: int) -> np.ndarray:
+        return np.ones(3, dtype=bool)
+
+    def apply(self, state: SignState, seat: int, action: int, dice: Dice) -> None:
+        state.signs[seat] = Sign(action)
+        if None in state.signs:
+            return
+        a, b = state.signs
+        winner = None if a == b else 0 if (a - b) % 3 == 1 else 1
+        if winner is None:
+            winner = dice.roll(2, "tie") - 1
+        state.finish(Outcome(winner, "signs"))
+
+    def observe(self, state: SignState, seat: int) -> np.ndarray:
+        return np.array([0, 1, 0], dtype=np.float32)
+
+
+class Always:
+    name = description = "always rock"
+
+    def act(self, observation: Any, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        return int(Sign.ROCK)
+
+
+def test_openspiels_exploitability_knows_the_answers() -> None:
+    """Uniform play is the equilibrium: exploitability 0; always rock loses 1 to paper,
+    each side: NashConv 2, exploitability 1. The second seat's information state is
+    the same whatever the first chose (its sign is sealed)."""
+    game = DueloGame(SealedSigns())
+    random = DueloPolicy(game, {0: RandomPolicy(), 1: RandomPolicy()})
+    assert exploitability.exploitability(game, random) == pytest.approx(0.0, abs=1e-12)
+    rock = DueloPolicy(game, {0: Always(), 1: Always()})
+    assert exploitability.nash_conv(game, rock) == pytest.approx(2.0)
+    seen = set()
+    for first in Sign:
+        state = game.new_initial_state()
+        state.apply_action(int(first))
+        seen.add(state.information_state_string(1))
+    assert len(seen) == 1
+    uniform = openspiel_policy.UniformRandomPolicy(game)
+    assert exploitability.exploitability(game, uniform) == pytest.approx(0.0, abs=1e-12)
