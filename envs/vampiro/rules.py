@@ -6,7 +6,6 @@ Comments cite the digest's sections (§n) and its numbered defaults (§10 #n).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -45,7 +44,6 @@ from duelo.envs.vampiro.state import (
     MELEE_ATTACKS,
     MODIFIERS,
     MULTIPLE,
-    PLANS,
     Action,
     Fighter,
     Incoming,
@@ -133,8 +131,9 @@ class VampiroRuleset(Exchanges):
             return mask
         me = state.fighters[seat]
         if state.phase == Phase.MODIFIERS:
+            extras = _extras(me)
             for action in MODIFIERS:
-                mask[action] = self._modifier_legal(me, *K_WP[action], _extras(me))
+                mask[action] = self._modifier_legal(me, *K_WP[action], extras)
             return mask
         if state.phase == Phase.INTERRUPT:
             incoming = state.incoming
@@ -145,10 +144,7 @@ class VampiroRuleset(Exchanges):
             mask[Action.ABORT_BLOCK_ROLL] = blockable
             mask[Action.ABORT_BLOCK_WP] = blockable and me.willpower >= 1
             return mask
-        # what each attack can do now, worked out once for the 19 plans
-        reach = {move: self._attack_possible(state, seat, 1 - seat, move) for move in ATTACKS}
-        for plan in PLANS:
-            mask[plan] = self._plan_legal(state, seat, plan, reach)
+        self._plan_mask(state, seat, mask)
         if state.phase == Phase.DELAYED:  # §12: a single action, declared before
             mask[[*MULTIPLE, Action.DELAY]] = False
         return mask
@@ -378,39 +374,29 @@ class VampiroRuleset(Exchanges):
 
     # --- what may be declared (§12) -----------------------------------------------------------
 
-    def _plan_legal(
-        self, state: VampiroState, seat: int, plan: Action, reach: Mapping[Move, bool]
-    ) -> bool:
-        """`plan` may be declared now; `reach`: whether each attack is possible (§5, §6)."""
+    def _plan_mask(self, state: VampiroState, seat: int, mask: np.ndarray) -> None:
+        """Mark each plan that may be declared now (§12), in one pass: what each attack
+        can do is worked out once (§5, §6), and a clinched fighter may only escape or
+        strike in Brawl (§10 #39)."""
         me = state.fighters[seat]
-        c = me.character
+        c, weapon = me.character, me.weapon
+        for move, plan in ATTACK_PLANS:
+            mask[plan] = self._attack_possible(state, seat, 1 - seat, move)
+        shot, melee = mask[Action.SHOOT], mask[PLAN_OF[melee_move(me)]]
+        mask[Action.SHOOT_TWICE] = shot and weapon.rate >= 2 <= me.ammo
+        mask[Action.ATTACK_DODGE] = any(mask[PLAN_OF[move]] for move in ATTACK_FIRST)
+        mask[Action.DOUBLE_ATTACK] = melee
+        mask[Action.CLOSE] = state.range > TOUCH and self._move_possible(state, seat, Move.CLOSE)
+        mask[Action.OPEN] = self._move_possible(state, seat, Move.OPEN)
+        mask[Action.RELOAD] = self._reload_legal(me)
+        mask[Action.AIM] = weapon.kind == Kind.FIREARM
+        mask[Action.HEAL] = c.vampire and self._move_possible(state, seat, Move.HEAL)
+        mask[[Action.DODGE, Action.BLOCK_PARRY, Action.DELAY]] = True
         if me.clinched:  # §10 #39: an escape, or a Brawl attack at +1
-            allowed = {Action.STRIKE, Action.KICK, Action.CLINCH}
-            if c.vampire:
-                allowed.add(Action.BITE)
-            if plan not in allowed:
-                return False
-        if plan in PLAN_MOVES and PLAN_MOVES[plan] in ATTACKS:
-            return reach[PLAN_MOVES[plan]]
-        weapon = me.weapon
-        if plan == Action.SHOOT_TWICE:
-            two = weapon.rate >= 2 <= me.ammo
-            return two and reach[Move.SHOOT]
-        if plan == Action.ATTACK_DODGE:
-            return any(reach[move] for move in ATTACK_FIRST)
-        if plan == Action.DOUBLE_ATTACK:
-            return reach[melee_move(me)]
-        if plan == Action.CLOSE:
-            return state.range > TOUCH and self._move_possible(state, seat, Move.CLOSE)
-        if plan == Action.OPEN:
-            return self._move_possible(state, seat, Move.OPEN)
-        if plan == Action.RELOAD:
-            return self._reload_legal(me)
-        if plan == Action.AIM:
-            return weapon.kind == Kind.FIREARM
-        if plan == Action.HEAL:
-            return c.vampire and self._move_possible(state, seat, Move.HEAL)
-        return True  # DODGE, BLOCK_PARRY, DELAY
+            allowed = mask[list(CLINCHED)].copy()
+            mask[:] = False
+            mask[list(CLINCHED)] = allowed
+            mask[Action.BITE] &= c.vampire
 
     def _move_possible(self, state: VampiroState, seat: int, move: Move) -> bool:
         """A non-attack action's preconditions when it comes up (§10 #25): nobody closes
@@ -471,6 +457,14 @@ class VampiroRuleset(Exchanges):
 def attack_difficulty(state: VampiroState, me: Fighter, move: Move) -> int:
     """What an attack adds to difficulty 6 in this duel (`move_shift`)."""
     return move_shift(move, state.range, me.weapon.range, me.clinched)
+
+
+PLAN_OF = {move: plan for plan, move in PLAN_MOVES.items()}
+"""The single-action plan of each move."""
+ATTACK_PLANS = tuple((move, PLAN_OF[move]) for move in ATTACKS)
+"""Each attack and the plan that declares it alone."""
+CLINCHED = (Action.STRIKE, Action.KICK, Action.CLINCH, Action.BITE)
+"""What a clinched fighter may declare (§10 #39)."""
 
 
 def _sealed(state: VampiroState, seat: int) -> tuple[int, ...]:
