@@ -37,7 +37,11 @@ def serve_latency(requests: int) -> dict[str, float] | None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app([SYSTEM]), host="127.0.0.1", port=port, log_level="error")
+    # log_config None: uvicorn's own logging setup (dictConfig) closes every handler
+    # already there, the test runner's included
+    config = uvicorn.Config(
+        create_app([SYSTEM]), host="127.0.0.1", port=port, log_level="error", log_config=None
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

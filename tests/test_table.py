@@ -232,7 +232,9 @@ def page(tournament: Path) -> Iterator[tuple[Any, str]]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(tournament=tournament), port=port, log_level="warning")
+    # log_config None: uvicorn's dictConfig would close the test runner's log handlers
+    app = create_app(tournament=tournament)
+    config = uvicorn.Config(app, port=port, log_level="warning", log_config=None)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
