@@ -433,10 +433,10 @@ def create_app(
         except KeyError:
             raise HTTPException(404, "no such fight (it ended long ago, or never began)") from None
         try:
-            session.act(request.action)
+            view = session.act(request.action)
         except ValueError as error:
             raise HTTPException(422, f"action: {error}") from None
-        return {"session": key, **session.view()}
+        return {"session": key, **view}
 
     @app.get("/table/api/report/{system}", response_class=HTMLResponse)
     def table_report(system: SystemId) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import json
 import secrets
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -218,23 +219,26 @@ class Session:
     state: Any = None
     dice: Any = None
     rngs: tuple[np.random.Generator, ...] = ()
-    told: int = 0
-    events: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    """Held by each move: the server answers requests in threads, and a button clicked
+    twice sends two."""
 
     def __post_init__(self) -> None:
         self.dice, self.rngs = duel_streams(self.seed, len(self.ruleset.sides))
         self.state = self.ruleset.new_duel(self.dice)
         self._advance()
 
-    def act(self, action: int) -> None:
-        """The person's choice for the seat to act: refused (`IllegalActionError`) unless
-        it is legal now."""
-        seat = self.ruleset.to_act(self.state)
-        if seat is None or seat not in self.people:
-            raise ValueError("the fight is over" if seat is None else "it is not your turn")
-        check_legal(self.ruleset, self.state, seat, action)
-        self.ruleset.apply(self.state, seat, action, self.dice)
-        self._advance()
+    def act(self, action: int) -> dict[str, Any]:
+        """The person's choice for the seat to act, then what it sees (`view`); refused
+        (`IllegalActionError`) unless it is legal now."""
+        with self.lock:
+            seat = self.ruleset.to_act(self.state)
+            if seat is None or seat not in self.people:
+                raise ValueError("the fight is over" if seat is None else "it is not your turn")
+            check_legal(self.ruleset, self.state, seat, action)
+            self.ruleset.apply(self.state, seat, action, self.dice)
+            self._advance()
+            return self.view()
 
     def _advance(self) -> None:
         """The NPC's decisions until a person's seat is to act or the fight ends; an NPC
@@ -290,19 +294,22 @@ class Sessions:
 
     def __init__(self) -> None:
         self._open: OrderedDict[str, Session] = OrderedDict()
+        self._lock = threading.Lock()
 
     def add(self, session: Session) -> str:
         key = secrets.token_urlsafe(16)
-        self._open[key] = session
-        while len(self._open) > MAX_SESSIONS:
-            self._open.popitem(last=False)
+        with self._lock:
+            self._open[key] = session
+            while len(self._open) > MAX_SESSIONS:
+                self._open.popitem(last=False)
         return key
 
     def get(self, key: str) -> Session:
-        if key not in self._open:
-            raise KeyError(key)
-        self._open.move_to_end(key)
-        return self._open[key]
+        with self._lock:
+            if key not in self._open:
+                raise KeyError(key)
+            self._open.move_to_end(key)
+            return self._open[key]
 
 
 @dataclass(frozen=True)
