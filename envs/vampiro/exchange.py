@@ -11,7 +11,8 @@ Seed `004_28b7eda06dabcb9d.txt`, digest `rules/vampiro.md`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from duelo.envs.core.dice import Dice
@@ -200,6 +201,37 @@ class Exchanges:
     @staticmethod
     def _heal_possible(me: Fighter) -> bool:
         return me.blood >= 1 and (Damage.BASHING in me.health or Damage.LETHAL in me.health)
+
+    # --- taking a declared action (§4 Phase 2) -------------------------------------------
+
+    @staticmethod
+    @contextmanager
+    def _at_once(state: Any, simultaneous: bool) -> Iterator[None]:
+        """§10 #11: fighters tied in full roll as they stood, before any blow of the
+        exchange lands (each one's wound penalty held until it is over)."""
+        for fighter in state.fighters if simultaneous else ():
+            fighter.held_penalty = wound_penalty(fighter.health)
+        try:
+            yield
+        finally:
+            for fighter in state.fighters:
+                fighter.held_penalty = None
+
+    @staticmethod
+    def _take(state: Any, seat: int, index: int, simultaneous: bool) -> Slot | None:
+        """The declared action `index` of `seat`, marked taken, or None where nothing
+        comes of it: taken already, its fighter out (unless the exchange is
+        simultaneous, §10 #11), or off balance from a brawl botch (§7)."""
+        me = state.fighters[seat]
+        slot: Slot = me.slots[index]
+        if slot.done or (me.out and not simultaneous):
+            return None
+        slot.done = True
+        if me.off_balance:  # §7: a brawl botch costs the next action
+            me.off_balance = False
+            state.say(seat, "{} is off balance and loses an action", me.name)
+            return None
+        return slot
 
     # --- an attack (§4 Phase 2, §5) ----------------------------------------------------
 

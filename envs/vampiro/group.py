@@ -21,7 +21,7 @@ from duelo.envs.core.config import entry_of, options_of, party_of, require_known
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.ruleset import fighter_names
 from duelo.envs.core.state import Outcome
-from duelo.envs.vampiro.damage import multiple_action_penalties, wound_penalty
+from duelo.envs.vampiro.damage import multiple_action_penalties
 from duelo.envs.vampiro.exchange import (
     ARMED,
     ATTACK_FIRST,
@@ -366,18 +366,12 @@ class VampiroGroupRuleset(Exchanges):
             if batch[0].place == 0:
                 state.offered = False  # a new moment before the next slot
             simultaneous = len(batch) > 1
-            for fighter in state.fighters if simultaneous else ():
-                # §10 #11: all roll as they stood, before any blow lands
-                fighter.held_penalty = wound_penalty(fighter.health)
-            try:
+            with self._at_once(state, simultaneous):
                 for entry in batch:
                     if entry.index is None:
                         continue
                     if self._perform(state, entry.seat, entry.index, dice, simultaneous):
                         return  # waiting on the target's choice to abort (§8.2)
-            finally:
-                for fighter in state.fighters:
-                    fighter.held_penalty = None
             self._settle(state)
 
     def _batch(self, state: GroupState) -> list[Entry]:
@@ -424,15 +418,10 @@ class VampiroGroupRuleset(Exchanges):
         self, state: GroupState, seat: int, index: int, dice: Dice, simultaneous: bool = False
     ) -> bool:
         """One declared action; True when it waits on its target's choice to abort."""
+        slot = self._take(state, seat, index, simultaneous)
+        if slot is None:
+            return False
         me = state.fighters[seat]
-        slot = me.slots[index]
-        if slot.done or (me.out and not simultaneous):
-            return False
-        slot.done = True
-        if me.off_balance:  # §7: a brawl botch costs the next action
-            me.off_balance = False
-            state.say(seat, "{} is off balance and loses an action", me.name)
-            return False
         if slot.move not in ATTACKS:
             if self._move_possible(state, seat, slot):
                 self._other_move(state, seat, slot)

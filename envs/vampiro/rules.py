@@ -14,7 +14,7 @@ from duelo.envs.core.config import fight_of, options_of, require_known
 from duelo.envs.core.dice import Dice
 from duelo.envs.core.ruleset import DUEL_SIDES, seat_names
 from duelo.envs.core.state import Outcome
-from duelo.envs.vampiro.damage import multiple_action_penalties, wound_penalty
+from duelo.envs.vampiro.damage import multiple_action_penalties
 from duelo.envs.vampiro.exchange import (
     ARMED,
     ATTACK_FIRST,
@@ -299,16 +299,10 @@ class VampiroRuleset(Exchanges):
             if state.tied and state.queue and state.queue[0][0] != seat:
                 pair.append(state.queue.pop(0))  # §10 #11: both roll, then both apply
             simultaneous = len(pair) > 1
-            for fighter in state.fighters if simultaneous else ():
-                # §10 #11: both roll as they stood, before either blow lands
-                fighter.held_penalty = wound_penalty(fighter.health)
-            try:
+            with self._at_once(state, simultaneous):
                 for each in pair:
                     if self._perform(state, *each, dice, simultaneous=simultaneous):
                         return  # waiting on the target's choice to abort (§8.2)
-            finally:
-                for fighter in state.fighters:
-                    fighter.held_penalty = None
             self._settle(state)
             acted = pair[-1][0]
 
@@ -316,15 +310,10 @@ class VampiroRuleset(Exchanges):
         self, state: VampiroState, seat: int, index: int, dice: Dice, simultaneous: bool = False
     ) -> bool:
         """One declared action; True when it waits on its target's choice to abort."""
+        slot = self._take(state, seat, index, simultaneous)
+        if slot is None:
+            return False
         me = state.fighters[seat]
-        slot = me.slots[index]
-        if slot.done or (me.out and not simultaneous):
-            return False
-        slot.done = True
-        if me.off_balance:  # §7: a brawl botch costs the next action
-            me.off_balance = False
-            state.say(seat, "{} is off balance and loses an action", me.name)
-            return False
         if slot.move not in ATTACKS:
             if self._move_possible(state, seat, slot.move):
                 self._other_move(state, seat, slot.move)
