@@ -118,6 +118,28 @@ def splits_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + f"\n\nEach row {', '.join(f'{n:,}' for n in fights)} fights."
 
 
+def dice_table(rows: list[dict[str, Any]]) -> str:
+    """The expert against the aggressive NPC with each kind of dice: the interval's width
+    by game, its ratio, and how the seat orders' results correlate."""
+    lines = [
+        "| system | width by game, stream | keyed | keyed / stream "
+        "| seat orders' correlation, stream | keyed | Wilson width |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        stream, keyed = row["stream"], row["keyed"]
+        lines.append(
+            f"| {row['system']} | {stream['width']:.3f} | {keyed['width']:.3f} "
+            f"| {row['ratio']:.2f} | {stream['correlation']:+.2f} "
+            f"| {keyed['correlation']:+.2f} | {keyed['wilson']:.3f} |"
+        )
+    games = {row["games"] for row in rows}
+    return "\n".join(lines) + (
+        f"\n\nEach row {', '.join(f'{n:,}' for n in games)} games (twice as many duels) "
+        "a kind of dice, the same seeds."
+    )
+
+
 def bench_systems_table(bench: dict[str, Any]) -> str:
     """`duelo bench`'s figures per system, each against CartPole-v1's in the same run."""
     reference = bench["reference"]
@@ -271,6 +293,7 @@ Table = Callable[[Any], str]
 TABLES: dict[str, tuple[str, Table]] = {
     "brains": ("brains", brains_table),
     "splits": ("splits", splits_table),
+    "dice": ("dice", dice_table),
     "bench_systems": ("bench", bench_systems_table),
     "bench_batched": ("bench", bench_batched_table),
     "bench_tournaments": ("bench", bench_tournaments_table),

@@ -8,6 +8,11 @@ cores; `--system S ...` measures those systems' brains again and keeps the other
 `python docs/measure.py splits` plays two experts in every setup of every system and
 writes side A's score to `docs/measured/splits.json` (a few minutes of one core;
 `--system S ...` measures those systems again and keeps the other rows).
+`python docs/measure.py dice [--games N] [--system S ...]` plays the expert against the
+aggressive NPC over each system's suite with each kind of dice (`--dice stream` and
+`--dice keyed`, the same seeds) and writes each pairing's interval width by game
+(`stats.game_interval`) to `docs/measured/dice.json`: the variance common random
+numbers remove (about half an hour on two cores at the default 500 games).
 `python docs/measure.py exact [--system S ...]` walks every scenario of the
 systems of perfect information as `duelo solve S --scenario SC --check 20000` does,
 within 500,000 states or 450 s, and writes each one's exact value and each policy's
@@ -15,9 +20,9 @@ score against optimal play and exploitability to `docs/measured/exact.json`, or 
 the walk reached before its limit (about two hours of one core: run one process per
 system in parallel; each row lands in the file as it is done). `docs/hooks.py` renders
 them where a page says `<!-- measured: brains -->`, `<!-- measured: splits -->`,
-`<!-- measured: exact -->` or `<!-- measured: exact_unsolved -->`. The figures are
-never typed by hand: after a rules change or a retrained brain, run this again and
-commit the file.
+`<!-- measured: dice -->`, `<!-- measured: exact -->` or
+`<!-- measured: exact_unsolved -->`. The figures are never typed by hand: after a
+rules change or a retrained brain, run this again and commit the file.
 """
 
 from __future__ import annotations
@@ -45,8 +50,14 @@ from duelo.envs.core.system import load_part
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.exploit import exact_scores
 from duelo.evaluation.report import Tally, build_report
+from duelo.evaluation.report import score_of_a as score_of_record
 from duelo.evaluation.solver import TooLargeError, enumerate_duel, score_of_a, solve
-from duelo.evaluation.tournament import TournamentSpec, canonical_policies, run_tournament
+from duelo.evaluation.tournament import (
+    TournamentSpec,
+    canonical_policies,
+    default_suite,
+    run_tournament,
+)
 from duelo.yardstick import Z99, print_solve
 
 MEASURED = Path(__file__).parent / "measured"
@@ -127,6 +138,34 @@ def split_rows(fights: int, systems: list[str]) -> Iterator[dict[str, Any]]:
                 "won": sum(winner is not None for winner in winners) / fights,
                 "suite": variant in suite or (not suite and label == setups(system)[0][0]),
             }
+
+
+def dice_rows(games: int, workers: int, systems: list[str]) -> Iterator[dict[str, Any]]:
+    """The expert against the aggressive NPC in each system's suite, `games` games with
+    each kind of dice over the same seeds: the 95 % interval's width by game, the
+    correlation of the expert's results in a game's two seat orders (the more negative,
+    the more of the luck the pair cancels), and the Wilson width over duels."""
+    for system in systems:
+        suite = default_suite(system, {})
+        policies = canonical_policies(system, ["expert", "aggressive"], suite[0] if suite else {})
+        row: dict[str, Any] = {"system": system, "games": games}
+        for dice in ("stream", "keyed"):
+            spec = TournamentSpec(system, policies, duels=2 * games, seed=0, suite=suite, dice=dice)
+            with tempfile.TemporaryDirectory() as out:
+                records = run_tournament(spec, Path(out), workers=workers)
+            pairing = build_report(records, list(policies)).pairings[0]
+            by_seat = np.zeros((games, 2))
+            for record in records:
+                by_seat[record["game"], record["seat_of_a"]] = score_of_record(record)
+            low, high = pairing.by_game
+            row[dice] = {
+                "score": pairing.total.score,
+                "width": high - low,
+                "wilson": pairing.total.interval[1] - pairing.total.interval[0],
+                "correlation": float(np.corrcoef(by_seat.T)[0, 1]),
+            }
+        row["ratio"] = row["keyed"]["width"] / row["stream"]["width"]
+        yield row
 
 
 def exact_setups(systems: list[str]) -> list[tuple[str, str, str]]:
@@ -255,6 +294,14 @@ def main() -> None:
     splits.add_argument(
         "--system", nargs="+", choices=list(SYSTEMS), default=list(SYSTEMS), help="only these"
     )
+    dice = tables.add_parser("dice", help="interval widths with stream and keyed dice")
+    dice.add_argument("--games", type=int, default=500, help="per kind of dice, seats swapped")
+    dice.add_argument(
+        "--workers", type=int, default=min(2, os.cpu_count() or 1), help="the same duels"
+    )
+    dice.add_argument(
+        "--system", nargs="+", choices=list(SYSTEMS), default=list(SYSTEMS), help="only these"
+    )
     exact = tables.add_parser("exact", help="the solver's values and exploitabilities")
     exact.add_argument("--system", nargs="+", choices=list(SYSTEMS), default=list(SYSTEMS))
     args = parser.parse_args()
@@ -274,6 +321,15 @@ def main() -> None:
         rows.sort(key=lambda r: list(SYSTEMS).index(r["system"]))  # stable: setups in order
         path.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
         print(f"{path.relative_to(Path(__file__).parents[1])}: {len(rows)} rows")
+        return
+    if args.table == "dice":
+        path = MEASURED / "dice.json"
+        kept = [r for r in json.loads(path.read_text()) if r["system"] not in args.system]
+        for row in dice_rows(args.games, args.workers, args.system):
+            kept = [r for r in kept if r["system"] != row["system"]] + [row]
+            kept.sort(key=lambda r: list(SYSTEMS).index(r["system"]))
+            path.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+            print(json.dumps(row), flush=True)
         return
     for row in chain(exact_rows(args.system), solved_rows(args.system)):
         land_row(MEASURED / "exact.json", row)

@@ -27,7 +27,7 @@ from duelo.agents.brain import shipped_brains
 from duelo.agents.registry import make_policy, policy_names
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import summary
-from duelo.envs.core.runner import line_up, play_duel
+from duelo.envs.core.runner import DICE_KINDS, line_up, play_duel
 from duelo.envs.fast import ENGINES
 from duelo.evaluation.exploit import with_exact_figures
 from duelo.evaluation.progress import ProgressLine
@@ -292,6 +292,13 @@ def _add_tournament(commands: Any, cores: int) -> Parser:
         default="python",
         help="fast: play duels in batches in the compiled engine (extra: fast; Infierno and "
         "the fencing duel, in-process policies); same results",
+    )
+    tournament.add_argument(
+        "--dice",
+        choices=DICE_KINDS,
+        help="keyed (default): each die keyed by whose move, round and purpose it is, so a "
+        "game's two seat orders share their luck; stream: one stream a duel (the default, "
+        "and the only kind, of --engine fast)",
     )
     tournament.add_argument(
         "--out",
@@ -735,11 +742,12 @@ def run_tournaments(args: argparse.Namespace) -> None:
                 variant=variant,
                 move_time_limit=args.move_time_limit,
                 suite=suite,
+                dice=args.dice or ("stream" if args.engine == "fast" else "keyed"),
             )
         )
     if args.engine == "fast":
         for spec in specs:
-            check_engine(spec.system, spec.policies)
+            check_engine(spec)
     if args.resume and not any((args.out / spec.system / SPEC_FILE).exists() for spec in specs):
         raise ValueError(
             f"--resume: {args.out} holds no tournament to resume (run without --resume to "

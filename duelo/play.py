@@ -28,7 +28,7 @@ import numpy as np
 from duelo.agents.registry import make_policy
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import PolicyFault, ask
-from duelo.envs.core.runner import duel_streams, forfeit_reason, playing
+from duelo.envs.core.runner import duel_streams, forfeit_reason, move, playing
 from duelo.envs.core.state import Outcome
 from duelo.envs.systems import system as system_of
 from duelo.evaluation.tournament import TournamentSpec
@@ -223,7 +223,7 @@ class Table:
                     side = ruleset.sides[to_act]
                     state.finish(Outcome(1 - side, forfeit_reason(side, str(fault))))
                     break
-            ruleset.apply(state, to_act, action, dice)
+            move(ruleset, state, to_act, action, dice)
         if narrate:
             self._narrate(state, told)
         result: Outcome = state.result

@@ -37,7 +37,7 @@ import duelo
 from duelo.agents.brain import BrainError, NumpyBrain, check_fits, load_brain
 from duelo.agents.encode import encode
 from duelo.agents.registry import make_policy, policy_names
-from duelo.envs.core.runner import line_up, play_duel
+from duelo.envs.core.runner import DICE_KINDS, line_up, play_duel
 from duelo.evaluation.tournament import MAC_FIELD, RECORD_TYPES, TournamentSpec
 from duelo.registration import SYSTEMS, describe_systems
 from duelo.table import (
@@ -487,6 +487,8 @@ def checked_record(record: dict[str, Any]) -> dict[str, Any]:
         raise HTTPException(422, "record: seed or seat_of_a out of range")
     if record["winner"] not in ("a", "b", None):
         raise HTTPException(422, "record.winner: a, b or null")
+    if record["dice"] not in DICE_KINDS:
+        raise HTTPException(422, f"record.dice: one of {', '.join(DICE_KINDS)}")
     return record
 
 

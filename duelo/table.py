@@ -30,7 +30,14 @@ from duelo.envs.core.observation import ObservationSpec
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import Ruleset, check_legal
-from duelo.envs.core.runner import duel_streams, forfeit_reason, line_up, play_duel
+from duelo.envs.core.runner import (
+    DiceKind,
+    duel_streams,
+    forfeit_reason,
+    line_up,
+    move,
+    play_duel,
+)
 from duelo.envs.core.state import Outcome
 from duelo.evaluation.duels import duel_policy
 from duelo.evaluation.report import Report, build_report, render
@@ -96,11 +103,13 @@ class _Recording:
         return answer
 
 
-def record_fight(ruleset: Ruleset[Any], policies: tuple[Policy, ...], seed: int) -> dict[str, Any]:
+def record_fight(
+    ruleset: Ruleset[Any], policies: tuple[Policy, ...], seed: int, dice: DiceKind = "keyed"
+) -> dict[str, Any]:
     """A whole fight as the page steps through it: the opening (its narration and
     rolls), then a frame a decision (every fighter's view of itself before it, who
     decides, what it chose, its why, then the rolls and narration that followed), and
-    the end. It is the fight `play_duel` plays with these policies and seed."""
+    the end. It is the fight `play_duel` plays with these policies, seed and dice."""
     spec = ruleset.observation_spec
     fields = self_fields(spec)
     chosen: list[int] = []
@@ -137,7 +146,7 @@ def record_fight(ruleset: Ruleset[Any], policies: tuple[Policy, ...], seed: int)
             }
         )
 
-    result = play_duel(ruleset, seated, seed, MOVE_TIME_LIMIT, watch, rolls)
+    result = play_duel(ruleset, seated, seed, MOVE_TIME_LIMIT, watch, rolls, dice)
     state = result.state
     last = since(state)
     if frames:
@@ -177,7 +186,7 @@ def replay(
     with `policies` (a's, b's), and whether it ended as the record says."""
     a, b = policies
     seated = line_up(ruleset, *((a, b) if record["seat_of_a"] == 0 else (b, a)))
-    fight = record_fight(ruleset, seated, record["seed"])
+    fight = record_fight(ruleset, seated, record["seed"], record["dice"])
     seat_of = {record["seat_of_a"]: "a", 1 - record["seat_of_a"]: "b"}
     end = fight["end"]
     winner = None if end["winner"] == "draw" else seat_of["AB".index(end["winner"])]
@@ -236,7 +245,7 @@ class Session:
             if seat is None or seat not in self.people:
                 raise ValueError("the fight is over" if seat is None else "it is not your turn")
             check_legal(self.ruleset, self.state, seat, action)
-            self.ruleset.apply(self.state, seat, action, self.dice)
+            move(self.ruleset, self.state, seat, action, self.dice)
             self._advance()
             return self.view()
 
@@ -255,7 +264,7 @@ class Session:
                 side = ruleset.sides[seat]
                 state.finish(Outcome(1 - side, forfeit_reason(side, str(fault))))
                 return
-            ruleset.apply(state, seat, action, self.dice)
+            move(ruleset, state, seat, action, self.dice)
 
     def view(self) -> dict[str, Any]:
         """What the person sees now: the narration it may read (`Event.seen_by`: not a

@@ -12,7 +12,7 @@ from typing import Any
 from duelo.agents.registry import is_imported, make_policy
 from duelo.agents.sandbox import SandboxedPolicy
 from duelo.envs.core.policy import Policy
-from duelo.envs.core.runner import line_up, play_duel
+from duelo.envs.core.runner import DiceKind, line_up, play_duel
 from duelo.envs.systems import system
 
 
@@ -28,6 +28,8 @@ class DuelJob:
     move_time_limit: float | None
     private: str | None = None
     """The tournament's folder, which every sandboxed policy sees as an empty one."""
+    dice: DiceKind = "keyed"
+    """How the seed gives the dice (`runner.DiceKind`)."""
 
     @property
     def key(self) -> tuple[str, str, int, int]:
@@ -79,7 +81,7 @@ def run_job(job: DuelJob) -> dict[str, Any]:
         for name in (job.a, job.b)
     )
     seated = line_up(ruleset, *((a, b) if job.seat_of_a == 0 else (b, a)))
-    result = play_duel(ruleset, seated, job.seed, job.move_time_limit)
+    result = play_duel(ruleset, seated, job.seed, job.move_time_limit, dice=job.dice)
     outcome = result.outcome
     return duel_record(
         job,
@@ -115,6 +117,7 @@ def duel_record(
         "game": job.game,
         "seat_of_a": job.seat_of_a,
         "seed": job.seed,
+        "dice": job.dice,
         "winner": None if winner is None else seat_of[winner],
         "reason": reason,
         "truncated": truncated,

@@ -28,6 +28,7 @@ from duelo.evaluation.stats import (
     bootstrap_elo,
     bradley_terry,
     elo,
+    game_interval,
     holm,
     payoff_table,
     resampled_tables,
@@ -82,6 +83,9 @@ class Pairing:
     p_holm: float = 1.0
     """`p_value` Holm-adjusted over the report's pairings: below `SIGNIFICANCE`, one of
     the two is the stronger, whatever the number of pairings compared."""
+    by_game: tuple[float, float] = (0.0, 1.0)
+    """The 95 % interval of a's score with a game (both seat orders of one seed) as the
+    sample (`stats.game_interval`): what a tournament's keyed dice narrow."""
 
     @property
     def decided(self) -> bool:
@@ -154,10 +158,12 @@ def build_report(
     for (a, b), group in sorted(by_pair.items(), key=lambda kv: (index[kv[0][0]], index[kv[0][1]])):
         total = Tally()
         seats = [Tally(), Tally()]
+        games: dict[int, list[float]] = {}
         for record in group:
             result = score_of_a(record)
             total = total.add(result)
             seats[record["seat_of_a"]] = seats[record["seat_of_a"]].add(result)
+            games.setdefault(record["game"], []).append(result)
         pairings.append(
             Pairing(
                 a,
@@ -168,6 +174,7 @@ def build_report(
                 float(np.mean([r["decisions"] for r in group])),
                 float(np.mean([r["rounds"] for r in group])),
                 sign_test(total.wins, total.losses),
+                by_game=game_interval([float(np.mean(g)) for g in games.values()]),
             )
         )
         pair_scores[(index[a], index[b])] = [score_of_a(r) for r in group]
@@ -284,6 +291,7 @@ def render(report: Report, markdown: bool = False) -> str:
                 f"{p.total.wins}/{p.total.draws}/{p.total.losses}",
                 f"{p.total.score:.3f}",
                 f"[{low:.3f}, {high:.3f}]",
+                f"[{p.by_game[0]:.3f}, {p.by_game[1]:.3f}]",
                 f"{p.a_as_seat[0].score:.3f}",
                 f"{p.a_as_seat[1].score:.3f}",
                 _p_cell(p),
@@ -314,6 +322,7 @@ def render(report: Report, markdown: bool = False) -> str:
         "W/D/L",
         "score",
         "95 % interval",
+        "by game",
         "as A",
         "as B",
         "p (Holm)",
@@ -327,7 +336,8 @@ def render(report: Report, markdown: bool = False) -> str:
         headline,
         "Score of the row against the column (wins + half draws):",
         _table(["", *names], matrix_rows, markdown),
-        "Pairings (W/D/L of the first; Wilson 95 % interval of its score; "
+        "Pairings (W/D/L of the first; Wilson 95 % interval of its score; by game: its "
+        "95 % interval with a game, both seat orders of one seed, as the sample; "
         "its score as side A and as side B; p: the exact sign test of its wins against "
         f"its losses, Holm-adjusted over the {len(report.pairings)} pairings, "
         f"* where one of the two is the stronger at {SIGNIFICANCE:g}):",
@@ -410,6 +420,8 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
             "exact_score",
             "p_value",
             "p_holm",
+            "game_low",
+            "game_high",
         ]
     )
     rating_csv = io.StringIO()
@@ -451,6 +463,8 @@ def write_outputs(reports: list[Report], out: Path) -> list[Path]:
                     _csv_figure(report.exact_scores.get(f"{p.a} vs {p.b}")),
                     f"{p.p_value:.6g}",
                     f"{p.p_holm:.6g}",
+                    f"{p.by_game[0]:.4f}",
+                    f"{p.by_game[1]:.4f}",
                 ]
             )
         for r in report.ratings:

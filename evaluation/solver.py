@@ -32,7 +32,7 @@ from duelo.envs.core.dice import chance_outcomes
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.referee import summary
 from duelo.envs.core.ruleset import Ruleset
-from duelo.envs.core.runner import duel_streams
+from duelo.envs.core.runner import duel_streams, move
 from duelo.envs.core.state import DuelState, Outcome
 
 WIN_A, WIN_B, DRAW = -1, -2, -3
@@ -336,7 +336,7 @@ class Solution:
                 mask = g.ruleset.legal_actions(state, seat)
                 observation = g.ruleset.observation_spec.view(g.ruleset.observe(state, seat))
                 action = plan.act(observation, mask.copy(), rngs[seat])
-            g.ruleset.apply(state, seat, action, dice)
+            move(g.ruleset, state, seat, action, dice)
         assert state.result is not None
         return state.result
 

@@ -5,6 +5,10 @@
 - Batch Bradley-Terry strengths fitted by Hunter's MM algorithm over the whole
   result table, so ratings do not depend on the order duels were played (as
   online Elo does), reported on the Elo scale and anchored to one policy.
+- A game's interval: a tournament game is both seat orders of one seed, so its two
+  duels are not independent (with keyed dice they share their luck, and the game's
+  score moves less than two coin flips); the interval of a pairing's score taken over
+  games is what common random numbers narrow.
 - Percentile bootstrap intervals for those ratings, resampling each pairing's
   duels with replacement.
 - alpha-Rank's stationary masses of the score table, which rank a cycle of policies
@@ -38,6 +42,19 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def game_interval(game_scores: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """The normal interval of a mean score over independent games (each game's score the
+    mean of its duels), inside [0, 1]: the games, not the duels, are the independent
+    samples of a tournament. Where every game scored alike (no spread to measure), or
+    fewer than two were played, the Wilson interval of the duels stands in."""
+    scores = np.asarray(game_scores, dtype=float)
+    spread = float(scores.std(ddof=1)) if len(scores) > 1 else 0.0
+    if spread == 0.0:
+        return wilson_interval(2 * float(scores.sum()), 2 * len(scores), z)
+    mean, half = float(scores.mean()), z * spread / math.sqrt(len(scores))
+    return max(0.0, mean - half), min(1.0, mean + half)
 
 
 PRIOR = 1.0

@@ -49,6 +49,7 @@ import numpy as np
 from duelo.agents.registry import check_policy, is_imported
 from duelo.envs.core import bounded_json
 from duelo.envs.core.referee import summary
+from duelo.envs.core.runner import DICE_KINDS, DiceKind
 from duelo.envs.fast import ENGINES
 from duelo.envs.systems import batched_systems, system
 from duelo.evaluation.duels import DuelJob, run_job
@@ -94,6 +95,10 @@ class TournamentSpec:
     """None: every pairing plays its `duels`. A number of duels (even): every pairing
     plays blocks of that many, in game order, and stops once the sequential test calls
     it (`stats.decided`) or `duels`, its budget, is spent (`--until-decided`)."""
+    dice: DiceKind = "keyed"
+    """How each duel's seed gives its dice (`runner.DiceKind`): keyed, so that a game's two
+    seat orders share their luck (common random numbers), or one stream, which the
+    batched engine rolls (`--engine fast`)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.duels <= MAX_DUELS or self.duels % 2:
@@ -106,6 +111,8 @@ class TournamentSpec:
             raise ValueError(
                 f"a block must be an even number of duels in 2..{self.duels}, not {self.block}"
             )
+        if self.dice not in DICE_KINDS:
+            raise ValueError(f"dice must be one of {', '.join(DICE_KINDS)}, not {self.dice!r}")
         system(self.system).check_variant(self.variant, "tournament variant")
         if self.suite:
             if self.variant:
@@ -190,6 +197,7 @@ def _games(
                 seed,
                 spec.move_time_limit,
                 private,
+                spec.dice,
             )
 
 
@@ -296,6 +304,7 @@ RECORD_TYPES: dict[str, tuple[type, ...]] = {
     "game": (int,),
     "seat_of_a": (int,),
     "seed": (int,),
+    "dice": (str,),
     "winner": (str, type(None)),
     "reason": (str,),
     "truncated": (bool,),
@@ -363,13 +372,14 @@ def checked_records(path: Path, records: list[Any], spec: TournamentSpec) -> lis
             and 0 <= record["game"] < spec.duels // 2
             and record["variant"] == json.loads(json.dumps(spec.setup(record["game"])))
             and record["seat_of_a"] in (0, 1)
+            and record["dice"] == spec.dice
             and record["seed"]
             == duel_seed(spec.seed, spec.system, record["a"], record["b"], record["game"])
         )
         if not ours:
             raise ValueError(
                 f"{where} is a duel of another tournament (system, env version, variant, "
-                "policies, game or seed differ from this one's)"
+                "policies, game, seed or dice differ from this one's)"
             )
         key = record_key(record)
         if key in seen:
@@ -400,6 +410,8 @@ def _check_fields(where: str, record: dict[str, Any]) -> None:
         raise ValueError(f"{where}: side {forfeit} forfeits, so the other side wins")
     if record["truncated"] and record["winner"] is not None:
         raise ValueError(f"{where}: a truncated duel has no winner")
+    if record["dice"] not in DICE_KINDS:
+        raise ValueError(f"{where}: dice must be one of {', '.join(DICE_KINDS)}")
     for count in ("decisions", "rounds", "game"):
         if not 0 <= record[count] <= MAX_COUNT:
             raise ValueError(f"{where}: {count} {record[count]} must lie in 0..{MAX_COUNT}")
@@ -457,7 +469,7 @@ def run_tournament(
 
         check_backend(address)
     if engine == "fast":
-        check_engine(spec.system, spec.policies)
+        check_engine(spec)
     results_path = out / RESULTS_FILE
     spec_path = out / SPEC_FILE
     spec_json = _spec_json(spec)
@@ -627,9 +639,11 @@ class Placement:
     engine: str = "python"
 
 
-def check_engine(system_name: str, policies: tuple[str, ...]) -> None:
+def check_engine(spec: TournamentSpec) -> None:
     """Refuse, before any duel, what the batched engine cannot play: a system without a
-    batch, a missing extra, or a policy that runs in a sandbox process of its own."""
+    batch, a missing extra, a policy that runs in a sandbox process of its own, or keyed
+    dice (its kernels roll one stream a duel)."""
+    system_name, policies = spec.system, spec.policies
     if system_name not in batched_systems():
         raise ValueError(
             f"--engine fast plays {', '.join(sorted(batched_systems()))}, not {system_name}: "
@@ -642,6 +656,11 @@ def check_engine(system_name: str, policies: tuple[str, ...]) -> None:
         raise ValueError(
             f"--engine fast plays in-process policies; {', '.join(sandboxed)} runs in a "
             "sandbox process a duel at a time: use --engine python"
+        )
+    if spec.dice != "stream":
+        raise ValueError(
+            "--engine fast rolls each duel's dice as one stream: use --dice stream "
+            "(or --engine python for keyed dice)"
         )
 
 

@@ -385,8 +385,8 @@ class DiceSearcher(_Hostile):
     """Sandboxed, it holds only its generator's state: it searches the duel seeds below
     `SEARCH`, seated either way and derived either way (the `SeedSequence` spawn that seats
     once were, and today's keyed `seat_seed`), for the one whose PCG64 increment (which no
-    draw changes) is its own; found, the dice are `SeedSequence(seed, spawn_key=(0,))`,
-    and it forfeits naming the seed."""
+    draw changes) is its own; found, the dice are `KeyedDice(seed)` (or a stream from
+    `SeedSequence(seed, spawn_key=(0,))`), and it forfeits naming the seed."""
 
     name = "dice_searcher"
     SEARCH = 1000

@@ -89,7 +89,7 @@ def test_look_shows_all_there_is_to_see() -> None:
     play("esgrima_duel", "expert", 3, (0,), {}, io.StringIO("look\n" + "1\n" * 300), out)
     text = out.getvalue()
     assert "What you see:" in text and "initiative (" in text
-    assert "| hand: estocada_alta x2, insulto | revealed: not_revealed" in text  # status line
+    assert "| hand: estocada_profunda, finta, insulto | revealed: not_revealed" in text  # status
     assert "play Estocada alta (high thrust: 1d3 PG)" in text or "reposition:" in text
 
 

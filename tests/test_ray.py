@@ -11,6 +11,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from duelo.cli import main  # noqa: E402
+from duelo.envs.core.runner import DiceKind  # noqa: E402
 from duelo.evaluation.tournament import (  # noqa: E402
     RESULTS_FILE,
     TournamentSpec,
@@ -27,13 +28,14 @@ def local_ray() -> Iterator[None]:
     ray.shutdown()
 
 
-def spec(duels: int = 40) -> TournamentSpec:
+def spec(duels: int = 40, dice: DiceKind = "keyed") -> TournamentSpec:
     return TournamentSpec(
         system="infierno",
         policies=("infierno:random", "infierno:aggressive", "infierno:expert"),
         duels=duels,
         seed=5,
         variant={"scenario": "brawl"},
+        dice=dice,
     )
 
 
@@ -79,7 +81,8 @@ def test_the_command_line_backend(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 def test_the_fast_engine_on_ray_writes_the_same_bytes(tmp_path: Path) -> None:
     pytest.importorskip("numba")
-    run_tournament(spec(), tmp_path / "local")
-    run_tournament(spec(), tmp_path / "ray", workers=2, backend="ray", engine="fast")
+    streamed = spec(dice="stream")  # the batched engine's dice
+    run_tournament(streamed, tmp_path / "local")
+    run_tournament(streamed, tmp_path / "ray", workers=2, backend="ray", engine="fast")
     local = (tmp_path / "local" / RESULTS_FILE).read_bytes()
     assert local == (tmp_path / "ray" / RESULTS_FILE).read_bytes()

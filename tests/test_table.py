@@ -110,6 +110,26 @@ def test_a_replay_is_identical_to_its_record(client: TestClient, tournament: Pat
     assert answer["identical"] is False
 
 
+def test_a_replay_rolls_the_dice_its_record_names(client: TestClient, tmp_path: Path) -> None:
+    """A duel of a `--dice stream` tournament replays on a stream, not on keyed dice; a
+    record naming dice of no kind is refused by field."""
+    spec = TournamentSpec(
+        "infierno", ("infierno:random", "infierno:expert"), duels=4, seed=5, dice="stream"
+    )
+    run_tournament(spec, tmp_path)
+    keyed = []
+    for line in (tmp_path / RESULTS_FILE).read_text().splitlines():
+        record = json.loads(line)
+        assert record["dice"] == "stream"
+        replay = client.post("/table/api/replay", json={"record": record}).json()
+        assert replay["identical"] is True
+        other = {**record, "dice": "keyed"}
+        keyed.append(client.post("/table/api/replay", json={"record": other}).json())
+    assert not all(replay["identical"] for replay in keyed)  # the kind of dice mattered
+    loaded = client.post("/table/api/replay", json={"record": {**record, "dice": "loaded"}})
+    assert loaded.status_code == 422 and "record.dice" in loaded.json()["detail"]
+
+
 def test_a_game_played_through_the_api_ends(client: TestClient) -> None:
     body = {"system": "dunwich_skirmish", "side": "B", "fighter": 1, "opponent": "expert"}
     view = client.post("/table/api/play", json={**body, "seed": 2}).json()

@@ -175,6 +175,7 @@ def test_faulty_policies_forfeit_with_the_reason(
         duels=2,
         variant={"scenario": "brawl"},
         move_time_limit=limit,
+        seed=2,  # a seed where the faulty policy's turn comes in both seat orders
     )
     records = run_tournament(faulty, tmp_path)
     assert all(r["forfeit"] == "b" and r["winner"] == "a" for r in records)
@@ -297,6 +298,8 @@ def _signed(record: dict) -> str:
         ("SET seed 12345", "line 11 is a duel of another tournament"),
         ("SET system 'esgrima'", "line 11 is a duel of another tournament"),
         ("SET version 99", "line 11 is a duel of another tournament"),
+        ("SET dice 'stream'", "line 11 is a duel of another tournament"),
+        ("SET dice 'loaded'", "line 11: dice must be one of keyed, stream"),
         ("FLIP winner", "line 11 contradicts line 1"),
     ],
 )

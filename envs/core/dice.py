@@ -7,6 +7,11 @@ one die, naming what the roll is for. Two sources exist:
   caller (a tournament duel's SeedSequence, a seed drawn from Gymnasium's
   `np_random`), so a seed fixes a whole duel; it rolls the faces numpy's
   `Generator.integers` would, from raw outputs drawn in blocks.
+- `KeyedDice` draws each face from a keyed hash of the seed and what the face is for
+  (whose move, which round, the roll's purpose, how many such rolls came before): the
+  dice of tournaments and of fights played from a seed, so the two seat orders of a
+  game see the same luck wherever the rules roll the same dice, even after the
+  policies' choices made them roll different ones (common random numbers).
 - `ScriptedDice` replays a list of faces, so the worked examples of the seeds can
   be re-run to their printed numbers; running out is an error, never a silent
   random fallback.
@@ -18,6 +23,7 @@ sampling.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
@@ -82,6 +88,55 @@ class GeneratorDice:
 
 _WORD = 1 << 32
 _LOW = _WORD - 1
+
+
+class KeyedDice:
+    """Dice whose every face is keyed by what it is for, not by how many came before it.
+
+    The k-th roll for a purpose in one move of one seat in one round (`turn` says whose
+    move and which round; the rolls that start a fight belong to nobody's move, round 0)
+    is a keyed BLAKE2b of the seed and those four, so a duel played twice from one seed,
+    its seats' choices different, rolls the same faces wherever both plays make the same
+    roll of the same move: an extra die in round 2 leaves round 3's dice, and the other
+    seat's, as they were. That is what makes the two seat orders of a tournament game
+    comparable after their plays part (issue: common random numbers). Nobody can walk a
+    face back to the seed, nor one face to another, without the seed.
+
+    A face is uniform: the hash's 64 bits reduced by rejection (a draw in the few biased
+    low values is hashed again with the next attempt number).
+    """
+
+    KEY = b"duelo/keyed-dice"
+    """The hash key that keeps these faces apart from any other use of the seed."""
+
+    def __init__(self, seed: int) -> None:
+        self._seed = hashlib.blake2b(str(seed).encode(), key=self.KEY, digest_size=32).digest()
+        self._turn = "-/0"
+        self._counts: dict[str, int] = {}
+
+    def turn(self, seat: int | None, round_number: int) -> None:
+        """The rolls from now on are those of `seat`'s move (None: nobody's) in that round."""
+        self._turn = f"{'-' if seat is None else seat}/{round_number}"
+
+    def roll(self, sides: int, purpose: str) -> int:
+        if not 1 <= sides <= _WORD:
+            raise ValueError(f"a d{sides} cannot be rolled (for {purpose})")
+        key = f"{self._turn}/{purpose}"
+        count = self._counts.get(key, 0)
+        self._counts[key] = count + 1
+        threshold = (_WIDE - sides) % sides  # the biased low values to reject
+        attempt = 0
+        while True:
+            digest = hashlib.blake2b(
+                f"{key}/{count}/{attempt}".encode(), key=self._seed, digest_size=8
+            ).digest()
+            value = int.from_bytes(digest, "little")
+            if value >= threshold:
+                return value % sides + 1
+            attempt += 1
+
+
+_WIDE = 1 << 64
 
 
 class ScriptedDice:
@@ -152,6 +207,12 @@ class RecordingDice:
         face = self.inner.roll(sides, purpose)
         self.rolls.append((sides, purpose, face))
         return face
+
+    def turn(self, seat: int | None, round_number: int) -> None:
+        """Passed on to dice that key their faces by the move (`KeyedDice`)."""
+        keyed = getattr(self.inner, "turn", None)
+        if keyed is not None:
+            keyed(seat, round_number)
 
     def take(self) -> list[tuple[int, str, int]]:
         """The rolls since the last `take`."""

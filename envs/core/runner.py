@@ -1,9 +1,11 @@
 """Play one duel between two policies over a ruleset, without Gymnasium.
 
 The CLI's narrated duel and the tournaments run duels through this function.
-One integer seed fixes the duel: the dice roll from `SeedSequence(seed)`'s first
-child, and each seat draws from a generator seeded by a one-way hash of the seed
-(`seat_seed`), so the dice do not depend on how much randomness the policies
+One integer seed fixes the duel: the dice are keyed by it (`KeyedDice`: each face a
+hash of the seed and of what the face is for, so the two seat orders of a game share
+their luck where the rules let them; the batched engine's tournaments roll a stream
+instead, `DiceKind`), and each seat draws from a generator seeded by a one-way hash of
+the seed (`seat_seed`), so the dice do not depend on how much randomness the policies
 consume, a duel replays exactly from its seed, and no policy can walk its own
 generator back to the seed and so to the dice (a SeedSequence child of the seed
 carries the seed inside it, and PCG64's seeding can be inverted).
@@ -19,11 +21,11 @@ import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
-from duelo.envs.core.dice import Dice, GeneratorDice, RecordingDice
+from duelo.envs.core.dice import Dice, GeneratorDice, KeyedDice, RecordingDice
 from duelo.envs.core.policy import BLIND, Policy, ProcessPolicy, reads_observation
 from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import Ruleset
@@ -51,14 +53,34 @@ def seat_seed(seed: int, seat: int) -> int:
     return int.from_bytes(digest.digest(), "little")
 
 
+DiceKind = Literal["keyed", "stream"]
+"""How a fight's seed gives its dice: "keyed", each face keyed by what it is for
+(`KeyedDice`, common random numbers across seat orders), or "stream", one generator's
+faces in the order the rules ask for them (what the batched engine rolls)."""
+DICE_KINDS: tuple[DiceKind, ...] = ("keyed", "stream")
+
+
 def duel_streams(
-    seed: int, seats: int = 2
-) -> tuple[GeneratorDice, tuple[np.random.Generator, ...]]:
-    """The dice and each seat's generator of the fight with this seed: the dice are
-    `SeedSequence(seed).spawn(1)[0]` (made directly, spawn key 0), each seat's generator
-    is seeded by `seat_seed`."""
-    dice = GeneratorDice(np.random.SeedSequence(seed, spawn_key=(0,)))
-    return dice, tuple(np.random.default_rng(seat_seed(seed, seat)) for seat in range(seats))
+    seed: int, seats: int = 2, dice: DiceKind = "keyed"
+) -> tuple[KeyedDice | GeneratorDice, tuple[np.random.Generator, ...]]:
+    """The dice and each seat's generator of the fight with this seed: keyed dice, or a
+    stream from `SeedSequence(seed).spawn(1)[0]` (made directly, spawn key 0); each
+    seat's generator is seeded by `seat_seed`."""
+    rolled = (
+        KeyedDice(seed)
+        if dice == "keyed"
+        else GeneratorDice(np.random.SeedSequence(seed, spawn_key=(0,)))
+    )
+    return rolled, tuple(np.random.default_rng(seat_seed(seed, seat)) for seat in range(seats))
+
+
+def move(ruleset: Ruleset[Any], state: Any, seat: int, action: int, dice: Dice) -> None:
+    """`seat` takes `action`: the rules apply it, and keyed dice learn whose move it is and
+    in which round first. Every fight played from a seed moves through here."""
+    keyed = getattr(dice, "turn", None)
+    if keyed is not None:
+        keyed(seat, state.round)
+    ruleset.apply(state, seat, action, dice)
 
 
 @contextmanager
@@ -101,16 +123,18 @@ def play_duel(
     move_time_limit: float | None = None,
     watch: Watch | None = None,
     rolls: list[tuple[int, str, int]] | None = None,
+    dice: DiceKind = "keyed",
 ) -> DuelResult:
     """Play a whole fight; `policies[s]` plays seat s (a duel's two, or each fighter of a
     skirmish: `ruleset.sides`); `watch` sees each decision coming; every roll is appended
-    to `rolls` (sides, purpose, face) as it is made, where a list is given."""
+    to `rolls` (sides, purpose, face) as it is made, where a list is given; `dice` says
+    how the seed gives the dice (`DiceKind`)."""
     if len(policies) != len(ruleset.sides):
         raise ValueError(
             f"{ruleset.system}: {len(ruleset.sides)} seats to play, {len(policies)} policies"
         )
     with playing(policies):
-        return _play(ruleset, policies, seed, move_time_limit, watch, rolls)
+        return _play(ruleset, policies, seed, move_time_limit, watch, rolls, dice)
 
 
 def _play(
@@ -120,8 +144,9 @@ def _play(
     move_time_limit: float | None,
     watch: Watch | None,
     rolls: list[tuple[int, str, int]] | None,
+    kind: DiceKind,
 ) -> DuelResult:
-    generated, rngs = duel_streams(seed, len(policies))
+    generated, rngs = duel_streams(seed, len(policies), kind)
     dice: Dice = generated if rolls is None else RecordingDice(generated, rolls)
     state = ruleset.new_duel(dice)
     decisions = 0
@@ -137,7 +162,7 @@ def _play(
             action = ask(policies[seat], observation, mask, rngs[seat], move_time_limit)
         except PolicyFault as fault:  # a broken policy loses the duel, not the tournament
             return _forfeit(state, decisions, seat, ruleset.sides[seat], str(fault))
-        ruleset.apply(state, seat, action, dice)
+        move(ruleset, state, seat, action, dice)
         decisions += 1
     outcome = state.result
     if outcome is None:  # to_act and outcome disagree: a ruleset bug, not bad input

@@ -51,7 +51,9 @@ def test_a_suite_tournament_writes_the_same_bytes(system_name: str, tmp_path: Pa
     brain = f"brain:{system_name}"
     scripted = [f"{system_name}:{name}" for name in ("random", "expert", "aggressive", "cautious")]
     policies = (*scripted, brain)
-    spec = TournamentSpec(system_name, policies, duels=2 * 3 * len(suite), seed=3, suite=suite)
+    spec = TournamentSpec(
+        system_name, policies, duels=2 * 3 * len(suite), seed=3, suite=suite, dice="stream"
+    )
     python, fast = both_engines(spec, tmp_path)
     assert python == fast
     reasons = {json.loads(line)["reason"] for line in python.splitlines()}
@@ -73,7 +75,7 @@ def test_random_against_random_plays_in_the_kernels_alone(
     """Two random policies never leave the kernels: their records are the Python engine's,
     each ending in the reference's words (the round cap among them where it is short)."""
     policies = (f"{system_name}:random", f"{system_name}:aggressive")
-    spec = TournamentSpec(system_name, policies, duels=400, seed=11, variant=variant)
+    spec = TournamentSpec(system_name, policies, duels=400, seed=11, variant=variant, dice="stream")
     # both seats random: aggressive stands in for a second name in the spec
     jobs = [dataclasses.replace(job, b=job.a) for job in schedule(spec)]
     records = [run_job(job) for job in jobs]
@@ -131,7 +133,9 @@ def test_a_misbehaving_policy_forfeits_as_in_the_python_engine(
 
     monkeypatch.setattr(duels, "duel_policy", policy)
     monkeypatch.setattr(batched_tournament, "duel_policy", policy)
-    spec = TournamentSpec("infierno", ("infierno:expert", stand_in), duels=60, seed=2)
+    spec = TournamentSpec(
+        "infierno", ("infierno:expert", stand_in), duels=60, seed=2, dice="stream"
+    )
     jobs = list(schedule(spec))
     python = [run_job(job) for job in jobs]
     assert batched_records(jobs) == python
@@ -141,7 +145,11 @@ def test_a_misbehaving_policy_forfeits_as_in_the_python_engine(
 
 def test_a_fast_run_resumes_to_the_python_runs_bytes(tmp_path: Path) -> None:
     spec = TournamentSpec(
-        "esgrima_duel", ("esgrima_duel:random", "esgrima_duel:expert"), duels=200, seed=4
+        "esgrima_duel",
+        ("esgrima_duel:random", "esgrima_duel:expert"),
+        duels=200,
+        seed=4,
+        dice="stream",
     )
     run_tournament(spec, tmp_path / "python")
     full = (tmp_path / "python" / RESULTS_FILE).read_bytes()
@@ -187,7 +195,7 @@ def test_a_batch_policy_decides_as_its_rows_do(system_name: str, env_id: str, na
 
 def test_the_command_line_engine(tmp_path: Path) -> None:
     args = ["tournament", "--system", "infierno", "esgrima_duel", "--duels", "20", "--quiet"]
-    assert main([*args, "--out", str(tmp_path / "python")]) == 0
+    assert main([*args, "--out", str(tmp_path / "python"), "--dice", "stream"]) == 0
     assert main([*args, "--out", str(tmp_path / "fast"), "--engine", "fast"]) == 0
     for system_name in ("infierno", "esgrima_duel"):
         python, fast = (
@@ -202,14 +210,22 @@ def test_the_command_line_engine(tmp_path: Path) -> None:
 def test_what_the_fast_engine_cannot_play_is_refused_before_any_duel(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], without_extra: Callable[[str], None]
 ) -> None:
+    def spec(system_name: str, policies: tuple[str, ...], dice: Any = "stream") -> Any:
+        return TournamentSpec(system_name, policies, duels=2, dice=dice)
+
     with pytest.raises(ValueError, match="not liminal"):
-        check_engine("liminal", ("liminal:random", "liminal:expert"))
+        check_engine(spec("liminal", ("liminal:random", "liminal:expert")))
     with pytest.raises(ValueError, match="sandbox process"):
-        check_engine("infierno", ("infierno:random", "tests.hostile:Hanger"))
+        check_engine(spec("infierno", ("infierno:random", "tests.hostile:Hanger")))
+    with pytest.raises(ValueError, match="--dice stream"):
+        check_engine(spec("infierno", ("infierno:random", "infierno:expert"), "keyed"))
+    keyed = ["tournament", "--system", "infierno", "--duels", "2", "--engine", "fast"]
+    assert main([*keyed, "--dice", "keyed", "--out", str(tmp_path / "keyed")]) == 2
+    assert "--dice stream" in capsys.readouterr().err
     args = ["tournament", "--duels", "20", "--quiet", "--engine", "fast"]
     assert main([*args, "--out", str(tmp_path / "all")]) == 2  # every system: some have no batch
     assert "use --engine python" in capsys.readouterr().err
     assert not (tmp_path / "all").exists()
     without_extra("numba")
     with pytest.raises(ValueError, match=r"pip install 'duelo\[fast\]'"):
-        check_engine("infierno", ("infierno:random", "infierno:expert"))
+        check_engine(spec("infierno", ("infierno:random", "infierno:expert")))
