@@ -1,11 +1,15 @@
 """A duelo duel as an OpenSpiel game (the `openspiel` extra), so that OpenSpiel's tools
 (CFR, best responses, exploitability) run on the rules themselves.
 
-The game is the ruleset, untouched: a state is the list of decisions and dice faces
-so far, played again from the start through the rules (`new_duel`, `apply`). Where
-the rules roll a die the list does not hold yet, the state is a chance node, one
-outcome a face, each as likely (a re-rolled tie is one die of the accepted throws,
-as the solver reads it: `dice.roll_until`). A seat's information state is what it
+The game is the ruleset, untouched: a state is the list of decisions and chance
+outcomes so far, played again from the start through the rules (`new_duel`,
+`apply`). Where the rules roll a die the list does not hold yet, the state is a
+chance node, one outcome a face, each as likely (a re-rolled tie is one die of the
+accepted throws, as the solver reads it: `dice.roll_until`). A pool the rules read
+as a whole (`dice.roll_pool`) is one chance node, an outcome a count of each class of
+faces the rules tell apart, exactly distributed (`dice.pool_outcomes`): six d10 at a
+difficulty are 84 outcomes, not a million, which is what makes a dice-pool duel's
+tree small enough to walk. A seat's information state is what it
 observed at each of its decisions and what it chose (perfect recall), its
 observation what `observe` shows it now: the rules' own hiding, nothing added.
 Returns are the duel's rewards. Duels only: a skirmish's fighters share their side's
@@ -14,6 +18,7 @@ reward, which OpenSpiel's two-player tools do not read.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -22,35 +27,57 @@ import numpy as np
 import pyspiel
 from open_spiel.python import policy as openspiel_policy
 
+from duelo.envs.core.dice import pool_outcomes
 from duelo.envs.core.policy import Policy
 from duelo.envs.core.ruleset import Ruleset
 
-MAX_CHANCE = 100
-"""Outcomes a chance node may have: the faces of the largest die the rules roll."""
+MAX_CHANCE = 5_000
+"""Outcomes a chance node may have: the faces of the largest die the rules roll, or
+the class counts of the largest pool (a pool with more is refused)."""
 MAX_LENGTH = 10_000
 """Decisions and faces a game may hold (OpenSpiel asks for a bound)."""
 
 
 class _NeedRoll(Exception):
-    """The rules ask for a die the history does not hold yet: a chance node."""
+    """The rules ask for a roll the history does not hold yet: a chance node, with the
+    chance of each outcome."""
 
-    def __init__(self, outcomes: int) -> None:
-        super().__init__(outcomes)
-        self.outcomes = outcomes
+    def __init__(self, chances: list[float]) -> None:
+        super().__init__(len(chances))
+        self.chances = chances
 
 
 class _Replay:
-    """Dice that give the faces recorded so far, then stop the rules at the next roll."""
+    """Dice that give the outcomes recorded so far (a face, or a pool's class counts by
+    number), then stop the rules at the next roll."""
 
     def __init__(self, faces: list[int]) -> None:
         self.faces, self.used = faces, 0
 
     def roll(self, sides: int, purpose: str) -> int:
+        return self._next(lambda: [1.0 / sides] * sides)
+
+    def _next(self, chances: Callable[[], list[float]]) -> int:
+        """The next outcome recorded (numbered from 1), else a chance node of `chances`."""
         if self.used == len(self.faces):
-            raise _NeedRoll(sides)
+            raise _NeedRoll(chances())
         face = self.faces[self.used]
         self.used += 1
         return face
+
+    def roll_pool(
+        self, count: int, sides: int, purpose: str, cuts: tuple[int, ...] | None
+    ) -> list[int]:
+        """One outcome of the pool by class (`dice.roll_pool`); no dice, no chance node."""
+        outcomes = _pool_outcomes(count, sides, cuts)
+        if len(outcomes) == 1:
+            return outcomes[0][1]
+        if len(outcomes) > MAX_CHANCE:
+            raise ValueError(
+                f"a pool of {count} d{sides} ({purpose}) has {len(outcomes):,} outcomes, "
+                f"more than the game's {MAX_CHANCE:,}"
+            )
+        return outcomes[self._next(lambda: [p for p, _ in outcomes]) - 1][1]
 
     def roll_until(
         self,
@@ -62,6 +89,13 @@ class _Replay:
         throws = itertools.product(*(range(1, n + 1) for n in sides))
         accepted = [faces for faces in throws if accept(faces)]
         return accepted[self.roll(len(accepted), purposes[0]) - 1]
+
+
+@functools.cache
+def _pool_outcomes(
+    count: int, sides: int, cuts: tuple[int, ...] | None
+) -> list[tuple[float, list[int]]]:
+    return [(float(p), faces) for p, faces in pool_outcomes(count, sides, cuts)]
 
 
 def game_type(ruleset: Ruleset[Any]) -> pyspiel.GameType:
@@ -124,7 +158,7 @@ class DueloState(pyspiel.State):
     def _replay(self) -> None:
         """Play the history again through the rules; stop at a roll it lacks."""
         dice = _Replay(self.faces)
-        self.pending: int | None = None
+        self.pending: list[float] | None = None
         self.seen: dict[int, list[tuple[bytes, int]]] = {0: [], 1: []}
         ruleset = self.ruleset
         try:
@@ -135,7 +169,7 @@ class DueloState(pyspiel.State):
                 self.seen[seat].append((ruleset.observe(self.engine, seat).tobytes(), action))
                 ruleset.apply(self.engine, seat, action, dice)
         except _NeedRoll as need:
-            self.pending = need.outcomes
+            self.pending = need.chances
 
     # --- pyspiel.State ---------------------------------------------------------------
 
@@ -150,7 +184,7 @@ class DueloState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         assert self.pending is not None
-        return [(face, 1.0 / self.pending) for face in range(self.pending)]
+        return list(enumerate(self.pending))
 
     def _apply_action(self, action: int) -> None:
         if self.pending is not None:
@@ -161,7 +195,7 @@ class DueloState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"face {action + 1}"
+            return f"chance outcome {action + 1}"
         return self.ruleset.actions(action).name
 
     def is_terminal(self) -> bool:

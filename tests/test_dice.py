@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +14,13 @@ import numpy as np
 import pytest
 
 import duelo  # noqa: F401  (registers the env ids)
-from duelo.envs.core.dice import GeneratorDice, KeyedDice
+from duelo.envs.core.dice import (
+    GeneratorDice,
+    KeyedDice,
+    ScriptedDice,
+    pool_outcomes,
+    roll_pool,
+)
 from duelo.evaluation.tournament import TournamentSpec, default_suite, run_tournament
 
 # Sides a duel rolls, plus ranges where numpy's rejection step fires often (2**31 + 5),
@@ -165,3 +174,44 @@ def test_keyed_dice_share_a_games_luck_between_its_seat_orders() -> None:
     correlation has a standard error of about 1/sqrt(300) = 0.058; the bar asks for a
     difference of 0.2, over twice the two errors together (0.082)."""
     assert _seat_correlation("keyed", 300) < _seat_correlation("stream", 300) - 0.2
+
+
+@pytest.mark.parametrize(
+    ("count", "sides", "cuts"),
+    [
+        (3, 6, None),
+        (4, 6, (5, 6)),
+        (3, 10, (2, 6, 10)),
+        (4, 10, (2, 10)),
+        (1, 6, None),
+        (0, 6, None),
+    ],
+)
+def test_a_pool_by_class_is_the_pool_rolled_die_by_die(
+    count: int, sides: int, cuts: tuple[int, ...] | None
+) -> None:
+    """Every sequence of faces, each class read as its first face and sorted: exactly the
+    outcomes and chances `pool_outcomes` gives."""
+    firsts = [1, *(range(2, sides + 1) if cuts is None else cuts)]
+    shown = {face: max(f for f in firsts if f <= face) for face in range(1, sides + 1)}
+    walked: dict[tuple[int, ...], Fraction] = {}
+    for faces in itertools.product(range(1, sides + 1), repeat=count):
+        key = tuple(sorted(shown[face] for face in faces))
+        walked[key] = walked.get(key, Fraction(0)) + Fraction(1, sides**count)
+    outcomes = pool_outcomes(count, sides, cuts)
+    assert {tuple(faces): p for p, faces in outcomes} == walked
+    assert len(outcomes) == len(walked) == math.comb(count + len(firsts) - 1, count)
+
+
+def test_real_dice_roll_a_pool_one_die_at_a_time() -> None:
+    dice = ScriptedDice([3, 1, 6, 2])
+    assert roll_pool(dice, 3, 6, "lucha", (5, 6)) == [3, 1, 6]
+    assert dice.used == 3
+    assert roll_pool(dice, 0, 6, "lucha") == roll_pool(dice, -2, 6, "lucha") == []
+    assert dice.used == 3
+
+
+@pytest.mark.parametrize("cuts", [(6, 5), (2, 2), (7,), (1, 3)])
+def test_cuts_that_split_no_die_are_refused(cuts: tuple[int, ...]) -> None:
+    with pytest.raises(ValueError, match="do not split a d6"):
+        pool_outcomes(2, 6, cuts)

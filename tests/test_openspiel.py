@@ -17,11 +17,13 @@ from open_spiel.python import policy as openspiel_policy  # noqa: E402
 from open_spiel.python.algorithms import exploitability  # noqa: E402
 
 from duelo.agents.random_policy import RandomPolicy  # noqa: E402
-from duelo.envs.core.dice import Dice  # noqa: E402
+from duelo.envs.core.dice import Dice, pool_outcomes  # noqa: E402
 from duelo.envs.core.observation import ObservationSpec, ObsKey  # noqa: E402
 from duelo.envs.core.state import DuelState, Outcome  # noqa: E402
+from duelo.envs.dunwich.odds import SUCCESS_CLASSES  # noqa: E402
 from duelo.envs.systems import SYSTEMS  # noqa: E402
-from duelo.evaluation.openspiel_game import DueloGame, DueloPolicy  # noqa: E402
+from duelo.envs.vampiro.exchange import pool_classes  # noqa: E402
+from duelo.evaluation.openspiel_game import MAX_CHANCE, DueloGame, DueloPolicy  # noqa: E402
 
 DUELS = [name for name, entry in SYSTEMS.items() if len(entry.ruleset().sides) == 2]
 
@@ -53,6 +55,34 @@ def test_every_duel_plays_through_openspiels_state_api(system: str) -> None:
         assert returns[0] == -returns[1] and abs(returns[0]) <= 1
         clone = state.clone()
         assert clone.returns() == returns and str(clone) == str(state)
+
+
+@pytest.mark.parametrize(
+    ("system", "sides", "classes"),
+    [("dunwich", 6, SUCCESS_CLASSES), ("vampiro", 10, pool_classes(6))],
+)
+def test_a_pool_is_one_chance_node_of_its_classes(
+    system: str, sides: int, classes: tuple[int, ...]
+) -> None:
+    """A Lucha pool (Dunwich) or an attack at difficulty 6 (Vampiro) comes as one chance
+    node, an outcome a count of each class of faces, with the exact chances of
+    `pool_outcomes`, instead of a node a die."""
+    pools = {tuple(float(p) for p, _ in pool_outcomes(n, sides, classes)) for n in range(2, 9)}
+    met = set()
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        state = DueloGame(SYSTEMS[system].ruleset()).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                chances = tuple(p for _, p in state.chance_outcomes())
+                met.add(chances)
+                action = int(rng.choice(len(chances), p=np.array(chances) / sum(chances)))
+            else:
+                legal = state.legal_actions()
+                action = legal[int(rng.integers(len(legal)))]
+            state.apply_action(action)
+    assert met & pools
+    assert all(len(chances) <= MAX_CHANCE for chances in met)
 
 
 def test_a_skirmish_is_refused() -> None:

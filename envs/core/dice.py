@@ -192,6 +192,43 @@ def roll_until(
             rejected(faces)
 
 
+def roll_pool(
+    dice: Dice, count: int, sides: int, purpose: str, cuts: tuple[int, ...] | None = None
+) -> list[int]:
+    """`count` dice of `sides` rolled together (none for a count of 0 or less), for rules
+    that read a pool as a whole: the order of its faces never matters to them, nor which
+    face of a class showed. `cuts` are the first faces of each class after the first, in
+    order ((2, 6, 10) reads a d10 as 1, 2-5, 6-9 and 10); None: every face a class.
+
+    Real, keyed and scripted dice roll it as written, one die at a time. A dice source
+    with its own `roll_pool` (the OpenSpiel game's) may answer with one outcome per
+    count of each class, exactly distributed, each class shown by its first face: a pool
+    of six d10 is 84 outcomes of four classes instead of a million sequences of faces.
+    Passing `cuts` says that the rules read nothing finer than those classes."""
+    own = getattr(dice, "roll_pool", None)
+    if own is not None:
+        return list(own(max(count, 0), sides, purpose, cuts))
+    return [dice.roll(sides, purpose) for _ in range(max(count, 0))]
+
+
+def pool_outcomes(
+    count: int, sides: int, cuts: tuple[int, ...] | None = None
+) -> list[tuple[Fraction, list[int]]]:
+    """Every outcome of `roll_pool` read by class, with its exact probability: the faces
+    sorted, each class shown by its first face, in a fixed order."""
+    firsts = [1, *(range(2, sides + 1) if cuts is None else cuts)]
+    if firsts != sorted(set(firsts)) or firsts[-1] > sides:
+        raise ValueError(f"cuts {cuts} do not split a d{sides} into classes")
+    sizes = [b - a for a, b in zip(firsts, [*firsts[1:], sides + 1], strict=True)]
+    outcomes = []
+    for classes in itertools.combinations_with_replacement(range(len(firsts)), count):
+        tally = [classes.count(c) for c in range(len(firsts))]
+        ways = math.factorial(count) // math.prod(math.factorial(n) for n in tally)
+        chance = Fraction(ways * math.prod(s**n for s, n in zip(sizes, tally, strict=True)))
+        outcomes.append((chance / sides**count, [firsts[c] for c in classes]))
+    return outcomes
+
+
 class RecordingDice:
     """Dice that remember every roll (sides, purpose, face), and can be told to stop."""
 

@@ -13,6 +13,7 @@ from fractions import Fraction
 from functools import cache, partial
 
 from duelo.envs.core.dice import Dice
+from duelo.envs.core.dice import roll_pool as roll_d6
 
 Distribution = dict[int, Fraction]
 FACES = range(1, 7)
@@ -47,9 +48,17 @@ def knockout_marks(faces: list[int], reroll: Callable[[], int]) -> tuple[list[in
     return final, sum(1 for face in final if face % 2 == 0)
 
 
-def roll_pool(dice: Dice, size: int, purpose: str) -> list[int]:
-    """A pool of `size` d6 (§3: a pool of 0 or fewer dice rolls nothing, §10 #20)."""
-    return [dice.roll(6, purpose) for _ in range(max(size, 0))]
+SUCCESS_CLASSES = (5, 6)
+"""A pool read for its successes alone (§3): 1-4 none, 5 one, 6 two (`dice.roll_pool`)."""
+
+
+def roll_pool(
+    dice: Dice, size: int, purpose: str, cuts: tuple[int, ...] | None = None
+) -> list[int]:
+    """A pool of `size` d6 (§3: a pool of 0 or fewer dice rolls nothing, §10 #20); `cuts`:
+    the classes of faces the caller reads (`SUCCESS_CLASSES`), None every face (damage
+    boxes, knockout parity)."""
+    return roll_d6(dice, size, 6, purpose, cuts)
 
 
 @cache

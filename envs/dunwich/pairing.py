@@ -13,7 +13,13 @@ import math
 from typing import Any, Protocol
 
 from duelo.envs.core.dice import Dice
-from duelo.envs.dunwich.odds import count, knockout_marks, rerolled, roll_pool
+from duelo.envs.dunwich.odds import (
+    SUCCESS_CLASSES,
+    count,
+    knockout_marks,
+    rerolled,
+    roll_pool,
+)
 from duelo.envs.dunwich.setup import HALF_METRES, MAX_PV, DunwichOptions
 from duelo.envs.dunwich.state import INCAPACITATION, VITALITY, Fighter, Maneuver
 
@@ -50,7 +56,8 @@ class Pairings:
         self, fighter: Fighter, capacity: int, dice: Dice, purpose: str, modifier: int = 0
     ) -> tuple[list[int], int]:
         """An unopposed check (§3): its faces and successes."""
-        faces = roll_pool(dice, self._pool(fighter, capacity) + modifier, purpose)
+        size = self._pool(fighter, capacity) + modifier
+        faces = roll_pool(dice, size, purpose, SUCCESS_CLASSES)
         return faces, count(faces)
 
     def _win_position(self, state: Stage, seat: int, dice: Dice) -> bool:
@@ -88,7 +95,7 @@ class Pairings:
             fighter = state.fighters[side]
             size = self._pool(fighter, fighter.character.lucha) + modifiers[side]
             size -= maneuver == Maneuver.INCAPACITAR  # §5, §10 #5: -1 die
-            rolled[side] = roll_pool(dice, size, "lucha")
+            rolled[side] = roll_pool(dice, size, "lucha", SUCCESS_CLASSES)
         totals = {}
         for side, maneuver in chosen.items():
             fighter = state.fighters[side]

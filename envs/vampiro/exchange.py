@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-from duelo.envs.core.dice import Dice
+from duelo.envs.core.dice import Dice, roll_pool
 from duelo.envs.vampiro.damage import (
     after_soak,
     damage_pool,
@@ -278,7 +278,7 @@ class Exchanges:
         nets = []
         for side, fighter in ((seat, me), (target, them)):
             pool, goal = self._action_pool(fighter, "pelea", "fuerza", 0)
-            faces = roll(dice, pool, "struggle")
+            faces = roll(dice, pool, "struggle", goal)
             nets.append(read_pool(faces, goal).net)
             state.say(side, "{} struggles: {} = {}", fighter.name, faces, nets[-1])
         if nets[0] > nets[1]:
@@ -316,7 +316,7 @@ class Exchanges:
         willpower = me.willpower_success
         me.willpower_success = False
         specialty = self.options.specialty_mode if ability in me.character.specialties else "none"
-        faces = roll(dice, pool, what)
+        faces = roll(dice, pool, what, goal)
         result = read_pool(
             faces,
             goal,
@@ -401,7 +401,7 @@ class Exchanges:
             me.willpower -= 1  # §8.2: a point works automatically (§10 #23: apart)
             won = True
         else:  # §8.2, §10 #7: a Willpower roll, the permanent rating at 6
-            faces = roll(dice, me.character.willpower, "willpower")
+            faces = roll(dice, me.character.willpower, "willpower", STANDARD)
             won = read_pool(faces, STANDARD).net >= 1
             state.say(
                 seat, "{} rolls Willpower {}: {}", me.name, faces, "aborts" if won else "fails"
@@ -442,11 +442,11 @@ class Exchanges:
         kind = hit_type(self.options, me, them, move)
         pool = damage_pool(damage_dice(me, move) + extra)
         ones = self.options.ones_cancel_on_damage_soak  # §10 #3
-        faces = roll(dice, pool, "damage")
+        faces = roll(dice, pool, "damage", STANDARD)
         hits = read_pool(faces, STANDARD, ones_cancel=ones).net
         c = them.character
         soak_dice = soak_pool(kind, c.vampire, c.resistencia, c.fortaleza, them.armour.rating)
-        soak_faces = roll(dice, soak_dice, "soak")
+        soak_faces = roll(dice, soak_dice, "soak", STANDARD)
         soaked = read_pool(soak_faces, STANDARD, ones_cancel=ones).net
         halve = kind == Damage.BASHING and c.vampire and self.options.halve_bashing_vs_vampires
         levels = after_soak(hits, soaked, halve)
@@ -537,8 +537,15 @@ def named(value: Action | Move) -> str:
     return value.name.lower().replace("_", " ")
 
 
-def roll(dice: Dice, pool: int, purpose: str) -> list[int]:
-    return [dice.roll(10, purpose) for _ in range(max(pool, 0))]
+def roll(dice: Dice, pool: int, purpose: str, goal: int) -> list[int]:
+    """A pool of d10 rolled at difficulty `goal` (§3)."""
+    return roll_pool(dice, pool, 10, purpose, pool_classes(goal))
+
+
+def pool_classes(goal: int) -> tuple[int, ...]:
+    """The faces a pool at `goal` tells apart, as `odds.face_value` reads them: a 1, a
+    failure, a success, a 10 (`dice.roll_pool`'s cuts)."""
+    return tuple(sorted({2, max(2, min(goal, 10)), 10}))
 
 
 def _has_melee_weapon(me: Fighter) -> bool:

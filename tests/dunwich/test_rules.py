@@ -9,8 +9,16 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from duelo.envs.core.dice import pool_outcomes
 from duelo.envs.core.testing import ScriptedDuel
-from duelo.envs.dunwich.odds import at_least_one, count, knockout, opposed, pool
+from duelo.envs.dunwich.odds import (
+    SUCCESS_CLASSES,
+    at_least_one,
+    count,
+    knockout,
+    opposed,
+    pool,
+)
 from duelo.envs.dunwich.pairing import wound
 from duelo.envs.dunwich.rules import DunwichRuleset
 from duelo.envs.dunwich.setup import Character, Scenario, load_catalog
@@ -335,3 +343,13 @@ def test_an_initiative_tie_shows_the_die_that_breaks_it() -> None:
     fight.act(A.BID_0, 2)  # the tie's die: side B
     assert "INI and Lucha tie: a die gives the turn to Marked (B)" in fight.log()
     assert fight.seat == 1
+
+
+def test_a_pool_read_by_its_success_classes_has_the_pools_odds() -> None:
+    """An OpenSpiel chance node's outcomes of a Lucha or check pool (`SUCCESS_CLASSES`:
+    1-4, 5, 6) give the pool's exact distribution of successes (§3)."""
+    for size in range(7):
+        read: dict[int, Fraction] = {}
+        for p, faces in pool_outcomes(size, 6, SUCCESS_CLASSES):
+            read[count(faces)] = read.get(count(faces), Fraction(0)) + p
+        assert read == pool(size), size

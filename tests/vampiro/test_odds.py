@@ -3,10 +3,13 @@ and without a specialty and Willpower, asserted as fractions; the §11 dice vect
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
 
+from duelo.envs.core.dice import pool_outcomes
+from duelo.envs.vampiro.exchange import pool_classes
 from duelo.envs.vampiro.odds import (
     Outcome,
     botch_chance,
@@ -110,3 +113,19 @@ def test_v7_specialty() -> None:
 
 def test_v16_point_blank() -> None:
     assert read_pool([4, 3, 9, 1, 5], 4) == Outcome(2, False)
+
+
+@pytest.mark.parametrize("specialty", ["none", "double", "reroll"])
+@pytest.mark.parametrize("target", [2, 4, 6, 8, 10])
+def test_a_pool_read_by_its_classes_has_the_pools_odds(target: int, specialty: str) -> None:
+    """What an OpenSpiel chance node gives for a pool (`dice.roll_pool`, one outcome a count
+    of each class `pool_classes` tells apart) is the pool's exact distribution: the
+    classes lose nothing the rules read. A specialty's reroll is weighed die by die."""
+    for size in range(6):
+        read: dict[Outcome, Fraction] = {}
+        for p, faces in pool_outcomes(size, 10, pool_classes(target)):
+            tens = faces.count(10) if specialty == "reroll" else 0
+            for again in itertools.product(range(1, 11), repeat=tens):
+                result = read_pool(faces, target, specialty, reroll=iter(again).__next__)
+                read[result] = read.get(result, Fraction(0)) + p / 10**tens
+        assert read == pool(size, target, specialty), size
