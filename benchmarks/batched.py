@@ -217,9 +217,12 @@ def _step_us(env: gym.Env, seconds: float) -> float:
 TOURNAMENT_PAIRINGS = (
     ("infierno", "infierno:random", "brain:infierno"),
     ("infierno", "brain:infierno", "infierno:expert"),
+    ("infierno", "infierno:expert", "infierno:aggressive"),
     ("esgrima_duel", "esgrima_duel:random", "brain:esgrima_duel"),
+    ("esgrima_duel", "esgrima_duel:expert", "esgrima_duel:aggressive"),
 )
-"""Random decides in the kernels, a brain in one call a batch, the expert row by row."""
+"""Random decides in the kernels, a brain and Infierno's NPCs in one call a batch, the
+fencing duel's expert row by row."""
 
 
 def tournament_figures(quick: bool = False) -> dict[str, Any] | None:

@@ -3,15 +3,21 @@
 Each NPC is one small class whose `act` walks a priority list of the moves its
 style prefers, taking the first one the mask allows. Tuning constants are named
 on the class. `InfiernoView` decodes the observation arrays into named fields.
+
+Each also decides many duels in one call (`act_batch`, what `--engine fast` asks):
+the same priority lists, each preference kept for the rows whose reads call for it
+(`InfiernoRows`, `first_legal_by_row`). The two rare decisions of `decide_phase`
+(the honour question, the critical effect) are asked of `act` row by row.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
-from duelo.agents.plans import first_legal
+from duelo.agents.plans import first_legal, first_legal_by_row
 from duelo.envs.core.observation import SIDES
 from duelo.envs.infierno.observation import (
     LOADOUT,
@@ -111,6 +117,63 @@ class InfiernoView:
         return float(chance) * self.weapon(attacker, "mean_damage")
 
 
+class InfiernoRows:
+    """`InfiernoView`'s reads for many flat observations at once (N, size), a column each."""
+
+    def __init__(self, observations: np.ndarray) -> None:
+        self.values = observations
+
+    def column(self, index: int) -> np.ndarray:
+        return self.values[:, index]
+
+    def phase_is(self, phase: Phase) -> np.ndarray:
+        """Rows in `phase` (the first one-hot entry set, else the first phase)."""
+        hot = np.stack([self.column(index) == 1 for index, _ in _PHASES], axis=1)
+        first = np.where(hot.any(axis=1), hot.argmax(axis=1), 0)
+        return first == [p for _, p in _PHASES].index(phase)
+
+    @property
+    def distance(self) -> np.ndarray:
+        return self.column(_RANGE).astype(np.int64)
+
+    def hp_fraction(self, who: int) -> np.ndarray:
+        hp = self.column(_PAIRS["hp"][who]) - self.column(_PAIRS["nonlethal"][who])
+        return hp / self.column(_PAIRS["hp_max"][who])
+
+    def flag(self, who: int, name: str) -> np.ndarray:
+        return self.column(_STATUS[who][name]) != 0
+
+    def weapon(self, who: int, feature: str) -> np.ndarray:
+        return self.column(_HANDS["main_hand"][who][feature])
+
+    def gunman(self, who: int) -> np.ndarray:
+        loadout = np.stack([self.column(i) != 0 for i in _LOADOUT_FIREARM[who].values()], axis=1)
+        present = self.weapon(who, "present") != 0
+        return np.where(present, self.weapon(who, "firearm") != 0, loadout.any(axis=1))
+
+    @property
+    def move_left(self) -> np.ndarray:
+        return self.column(_MOVE_LEFT) != 0
+
+
+Plan = list[tuple[int, "np.ndarray | bool"]]
+"""Preferences in order, each with the rows that hold it (`first_legal_by_row`)."""
+
+
+def decide_by_row(
+    npc: Any, observations: np.ndarray, masks: np.ndarray, plan: Callable[[InfiernoRows], Plan]
+) -> np.ndarray:
+    """`npc.act` for every row: the rows at a phase decision (`decide_phase`) asked one by
+    one, the others by the preferences `plan` reads off them, all at once."""
+    rows = InfiernoRows(observations)
+    actions = first_legal_by_row(masks, plan(rows))
+    special = rows.phase_is(Phase.BOTH_MISS_DECISION) | rows.phase_is(Phase.CRIT_CHOICE)
+    rng = np.random.default_rng(0)  # unread: the NPCs draw nothing
+    for i in np.flatnonzero(special):
+        actions[i] = npc.act(OBSERVATION_SPEC.view(observations[i]), masks[i], rng)
+    return actions
+
+
 def decide_phase(view: InfiernoView, mask: np.ndarray, insist: Callable[[], bool]) -> int | None:
     """The two non-turn decisions: the honour question and the critical effect."""
     if view.phase == Phase.BOTH_MISS_DECISION:
@@ -157,6 +220,27 @@ class AggressiveNpc:
             ],
         )
 
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for every row at once (`BatchPolicy`)."""
+        return decide_by_row(self, observations, action_masks, self._plan)
+
+    @staticmethod
+    def _plan(rows: InfiernoRows) -> Plan:
+        melee = (rows.weapon(SELF, "present") != 0) & (rows.weapon(SELF, "firearm") == 0)
+        closing = melee & (rows.distance > 1)
+        return [
+            (Action.TWO_WEAPON_ATTACK, True),
+            (Action.ATTACK_MAIN, True),
+            (Action.CLEAR_JAM, True),
+            (Action.RELOAD, True),
+            (Action.DRAW_PRIMARY, True),
+            (Action.ADVANCE, closing),
+            (Action.STEP_IN, closing),
+            (Action.ATTACK_UNARMED, True),
+            (Action.ADVANCE, True),
+            (Action.END_TURN, True),
+        ]
+
 
 class CautiousNpc:
     """Takes cover before anything else, fires from it, settles, gives up when badly hurt."""
@@ -168,6 +252,16 @@ class CautiousNpc:
     """Surrender at this fraction of own HP..."""
     OPPONENT_ABOVE = 0.5
     """...while the opponent still has more than this fraction of theirs (digest §10.2)."""
+    PREFERENCES = (
+        Action.TAKE_COVER,
+        Action.DRAW_PRIMARY,
+        Action.CLEAR_JAM,
+        Action.RELOAD,
+        Action.ATTACK_MAIN,
+        Action.ATTACK_UNARMED,
+        Action.END_TURN,
+    )
+    """What it does once it neither surrenders nor steps out of reach, in order."""
 
     def act(
         self,
@@ -186,19 +280,21 @@ class CautiousNpc:
         if losing and action_mask[Action.SURRENDER]:
             return int(Action.SURRENDER)
         escape = [Action.STEP_OUT] if view.distance == 1 else []
-        return first_legal(
-            action_mask,
-            [
-                *escape,
-                Action.TAKE_COVER,
-                Action.DRAW_PRIMARY,
-                Action.CLEAR_JAM,
-                Action.RELOAD,
-                Action.ATTACK_MAIN,
-                Action.ATTACK_UNARMED,
-                Action.END_TURN,
-            ],
+        return first_legal(action_mask, [*escape, *self.PREFERENCES])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for every row at once (`BatchPolicy`)."""
+        return decide_by_row(self, observations, action_masks, self._plan)
+
+    def _plan(self, rows: InfiernoRows) -> Plan:
+        losing = (rows.hp_fraction(SELF) <= self.SURRENDER_BELOW) & (
+            rows.hp_fraction(OPPONENT) > self.OPPONENT_ABOVE
         )
+        return [
+            (Action.SURRENDER, losing),
+            (Action.STEP_OUT, rows.distance == 1),
+            *((action, True) for action in self.PREFERENCES),
+        ]
 
 
 class ExpertNpc:
@@ -276,6 +372,56 @@ class ExpertNpc:
             plan.append(Action.DRAW_PRIMARY)
         # then strike with the standard action: a fist now beats a knife next turn
         return [*plan, Action.ATTACK_MAIN, Action.ATTACK_UNARMED, Action.END_TURN]
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for every row at once (`BatchPolicy`): `_gunfight` and `_melee` as one
+        plan, each preference kept for the rows whose reads call for it."""
+        return decide_by_row(self, observations, action_masks, self._plan)
+
+    def _plan(self, rows: InfiernoRows) -> Plan:
+        gun = rows.gunman(SELF)
+        return [*self._gunfight_rows(rows, gun), *self._melee_rows(rows, ~gun)]
+
+    def _gunfight_rows(self, rows: InfiernoRows, gun: np.ndarray) -> Plan:
+        distance, prone = rows.distance, rows.flag(SELF, "prone")
+        blade_near = ~rows.gunman(OPPONENT) & (distance <= self.MELEE_REACH)
+        increment = rows.weapon(SELF, "range_increment")
+        step = increment != 0
+        step &= (distance > increment) & ((distance - 1) % np.where(step, increment, 1) == 0)
+        jammed = rows.weapon(SELF, "jammed") != 0
+        empty = (rows.weapon(SELF, "present") != 0) & (rows.weapon(SELF, "ammo") == 0)
+        two_guns = rows.flag(SELF, "two_weapon_fighting")
+        spare_move = rows.move_left & ~rows.phase_is(Phase.SURPRISE)
+        return [
+            (Action.PRONE_TOGGLE, gun & ~prone & ~blade_near & (distance > 1)),
+            (Action.PRONE_TOGGLE, gun & prone & blade_near & rows.move_left),
+            (Action.STEP_IN, gun & step),
+            (Action.CLEAR_JAM, gun & jammed),
+            (Action.RELOAD, gun & ~jammed & empty),
+            (Action.TWO_WEAPON_ATTACK, gun & two_guns),
+            (Action.DRAW_PRIMARY, gun),
+            (Action.DRAW_SECONDARY, gun & spare_move & two_guns),
+            (Action.TAKE_COVER, gun & spare_move),
+            (Action.ATTACK_MAIN, gun),
+            (Action.ATTACK_UNARMED, gun),
+            (Action.END_TURN, gun),
+        ]
+
+    def _melee_rows(self, rows: InfiernoRows, blade: np.ndarray) -> Plan:
+        prone = blade & rows.flag(SELF, "prone")
+        far = blade & ~prone & (rows.distance > self.MELEE_REACH)
+        near = blade & ~prone & ~far
+        return [
+            (Action.PRONE_TOGGLE, prone),
+            (Action.RUN_IN, far),
+            (Action.ADVANCE, far | near),
+            (Action.STEP_IN, near),
+            (Action.TWO_WEAPON_ATTACK, near & rows.flag(SELF, "two_weapon_fighting")),
+            (Action.DRAW_PRIMARY, near & rows.move_left),
+            (Action.ATTACK_MAIN, near),
+            (Action.ATTACK_UNARMED, near),
+            (Action.END_TURN, blade),
+        ]
 
 
 NPCS = {npc.name: npc for npc in (AggressiveNpc, CautiousNpc, ExpertNpc)}
