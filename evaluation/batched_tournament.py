@@ -36,7 +36,11 @@ from duelo.evaluation.duels import DuelJob, duel_policy, duel_record, worker_rul
 
 def batched_records(jobs: list[DuelJob]) -> list[dict[str, Any]]:
     """The records `run_job` gives for `jobs`, in their order, played one batch per
-    pairing and setup."""
+    pairing and setup. The kernels roll a stream a duel: keyed dice are refused
+    (`tournament.check_engine` says so before any duel)."""
+    keyed = [job for job in jobs if job.dice != "stream"]
+    if keyed:
+        raise ValueError(f"the batched engine rolls stream dice, not {keyed[0].dice!r}")
     groups: dict[tuple[str, str, str], list[int]] = {}
     for index, job in enumerate(jobs):
         groups.setdefault((job.a, job.b, _variant_json(job)), []).append(index)

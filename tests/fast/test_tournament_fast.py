@@ -219,6 +219,9 @@ def test_what_the_fast_engine_cannot_play_is_refused_before_any_duel(
         check_engine(spec("infierno", ("infierno:random", "tests.hostile:Hanger")))
     with pytest.raises(ValueError, match="--dice stream"):
         check_engine(spec("infierno", ("infierno:random", "infierno:expert"), "keyed"))
+    keyed_jobs = list(schedule(spec("infierno", ("infierno:random", "infierno:expert"), "keyed")))
+    with pytest.raises(ValueError, match="rolls stream dice, not 'keyed'"):
+        batched_records(keyed_jobs)
     keyed = ["tournament", "--system", "infierno", "--duels", "2", "--engine", "fast"]
     assert main([*keyed, "--dice", "keyed", "--out", str(tmp_path / "keyed")]) == 2
     assert "--dice stream" in capsys.readouterr().err
