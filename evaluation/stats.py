@@ -48,7 +48,8 @@ def game_interval(game_scores: Sequence[float], z: float = Z95) -> tuple[float, 
     """The normal interval of a mean score over independent games (each game's score the
     mean of its duels), inside [0, 1]: the games, not the duels, are the independent
     samples of a tournament. Where every game scored alike (no spread to measure), or
-    fewer than two were played, the Wilson interval of the duels stands in."""
+    fewer than two were played, the Wilson interval of their duels (two a game) stands
+    in."""
     scores = np.asarray(game_scores, dtype=float)
     spread = float(scores.std(ddof=1)) if len(scores) > 1 else 0.0
     if spread == 0.0:

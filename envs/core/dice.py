@@ -98,9 +98,9 @@ class KeyedDice:
     is a keyed BLAKE2b of the seed and those four, so a duel played twice from one seed,
     its seats' choices different, rolls the same faces wherever both plays make the same
     roll of the same move: an extra die in round 2 leaves round 3's dice, and the other
-    seat's, as they were. That is what makes the two seat orders of a tournament game
-    comparable after their plays part (issue: common random numbers). Nobody can walk a
-    face back to the seed, nor one face to another, without the seed.
+    seat's, as they were. That is what keeps the two seat orders of a tournament game
+    comparable after their plays part (common random numbers). Nobody can walk a face
+    back to the seed, nor one face to another, without the seed.
 
     A face is uniform: the hash's 64 bits reduced by rejection (a draw in the few biased
     low values is hashed again with the next attempt number).
