@@ -12,7 +12,7 @@ writes side A's score to `docs/measured/splits.json` (a few minutes of one core;
 aggressive NPC over each system's suite with each kind of dice (`--dice stream` and
 `--dice keyed`, the same seeds) and writes each pairing's interval width by game
 (`stats.game_interval`) to `docs/measured/dice.json`: the variance common random
-numbers remove (about half an hour on two cores at the default 500 games).
+numbers remove (about ten minutes on two cores at the default 500 games).
 `python docs/measure.py exact [--system S ...]` walks every scenario of the
 systems of perfect information as `duelo solve S --scenario SC --check 20000` does,
 within 500,000 states or 450 s, and writes each one's exact value and each policy's
