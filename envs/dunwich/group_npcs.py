@@ -15,6 +15,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from duelo.agents.plans import first_legal
+from duelo.envs.core.row_view import SELF, RowView
 from duelo.envs.dunwich.group_observation import GROUP_SPEC, ROWS
 from duelo.envs.dunwich.group_setup import MAX_SIDE
 from duelo.envs.dunwich.group_state import ACTION_IDS as ID
@@ -34,11 +35,6 @@ from duelo.envs.dunwich.npcs import (
 from duelo.envs.dunwich.observation import BOXES
 from duelo.envs.dunwich.state import INCAPACITATION, REACTIONS, VITALITY, Maneuver
 
-SELF = 0
-ALLIES = range(1, MAX_SIDE)
-ENEMIES = range(MAX_SIDE, 2 * MAX_SIDE)
-_INDEX = GROUP_SPEC.index
-_PHASES = ("plan", "act", "react", "push")
 _MELEE = {
     "DANAR": Maneuver.DANAR,
     "DESPLAZAR": Maneuver.DESPLAZAR,
@@ -47,34 +43,12 @@ _MELEE = {
 _REACT_NAMES = {maneuver: action.name for action, maneuver in REACTIONS.items()}
 
 
-class View:
+class View(RowView):
     """Named reads of one observation, by row (0 self, 1-2 allies, 3-5 enemies)."""
 
-    __slots__ = ("values",)
-
-    def __init__(self, observation: Mapping[str, np.ndarray]) -> None:
-        self.values: list[float] = GROUP_SPEC.flatten(observation).tolist()
-
-    def get(self, key: str, row: int | None = None, field: str | None = None) -> float:
-        if row is None:
-            return self.values[_INDEX(key, field)]
-        name = ROWS[row] if field is None else f"{ROWS[row]}.{field}"
-        return self.values[_INDEX(key, name)]
-
-    @property
-    def phase(self) -> str:
-        return next(name for name in _PHASES if self.get("phase", None, name))
-
-    def active(self, row: int) -> bool:
-        return bool(self.get("present", row)) and bool(self.get("status", row, "active"))
-
-    def foes(self) -> list[int]:
-        """The active opponents, nearest first."""
-        rows = [row for row in ENEMIES if self.active(row)]
-        return sorted(rows, key=lambda r: (self.get("range", r), r))
-
-    def friends(self) -> list[int]:
-        return [row for row in ALLIES if self.active(row)]
+    __slots__ = ()
+    SPEC, ROWS, MAX_SIDE = GROUP_SPEC, ROWS, MAX_SIDE
+    PHASES = ("plan", "act", "react", "push")
 
     def distance(self, row: int, other: int = SELF) -> float:
         return abs(self.get("position", row) - self.get("position", other))
@@ -147,7 +121,7 @@ class AggressiveGroupNpc:
     ) -> int:
         view = View(observation)
         plan = [ID["BID_1"], ID["BID_0"]]
-        for row in view.foes():
+        for row in view.nearest_foes():
             plan += [ID[f"DANAR_{view.slot(row)}"], ID[f"SHOOT_{view.slot(row)}"]]
         plan += [ID["ADVANCE"], ID["REACT_DANAR"], ID["REACT_DEFEND"], ID["PUSH_0"]]
         return first_legal(action_mask, plan)
@@ -172,7 +146,7 @@ class CautiousGroupNpc:
         hurt = view.get("hp", SELF) <= self.HURT
         plan = [ID["ESCAPE"]] if hurt else []
         plan += [ID["BID_0"], ID["REACT_DEFEND"], ID["PUSH_0"]]
-        foes = [view.slot(row) for row in view.foes()]
+        foes = [view.slot(row) for row in view.nearest_foes()]
         plan += [ID[f"RETREAT_SHOOT_{slot}"] for slot in foes]
         plan += [ID[f"SHOOT_{slot}"] for slot in foes]
         if hurt:
@@ -244,7 +218,7 @@ class ExpertGroupNpc:
         """Each legal attack's and shot's value, in shares of Incapacitation boxes."""
         values: dict[int, float] = {}
         threat = _threat(view)
-        for row in view.foes():
+        for row in view.nearest_foes():
             slot = view.slot(row)
             me, them = view.side(SELF, row), view.side(row, SELF)
             distance = view.distance(row)
@@ -270,7 +244,7 @@ class ExpertGroupNpc:
 
     @staticmethod
     def _manoeuvre(view: View, mask: np.ndarray, values: dict[int, float]) -> int:
-        foes = view.foes()
+        foes = view.nearest_foes()
         if not foes:
             return first_legal(mask, [ID["RETREAT"]])
         nearest = foes[0]
@@ -346,7 +320,7 @@ def _threat(view: View, back: float = 0.0) -> float:
     worst = 0.0
     left = max(view.get("hp", SELF), 1)
     arena = view.get("arena")
-    for row in view.foes():
+    for row in view.nearest_foes():
         if not view.to_come(row):
             continue
         toward = view.get("position", row) - view.get("position", SELF)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from duelo.agents.plans import first_legal
+from duelo.envs.core.row_view import SELF, RowView
 from duelo.envs.esgrima.group_observation import GROUP_SPEC, ROWS
 from duelo.envs.esgrima.group_odds import attack_odds, harm, reach_of
 from duelo.envs.esgrima.group_setup import MAX_SIDE
@@ -23,10 +24,7 @@ from duelo.envs.esgrima.mechanics import success_chance
 from duelo.envs.esgrima.setup import WeaponClass
 from duelo.envs.esgrima.skirmish_observation import WEAPON_FIELDS
 
-SELF = 0
-ALLIES = range(1, MAX_SIDE)
 ENEMIES = range(MAX_SIDE, 2 * MAX_SIDE)
-_INDEX = GROUP_SPEC.index
 _CLASSES = tuple(WeaponClass)
 SWITCH = 1.5
 """A draw costs an Action: the expert swaps weapons when the other is worth this much
@@ -36,28 +34,11 @@ _MELEE = (WeaponClass.LIGHT_MELEE, WeaponClass.HEAVY_MELEE)
 _RANGED = (WeaponClass.LIGHT_RANGED, WeaponClass.HEAVY_RANGED)
 
 
-class View:
+class View(RowView):
     """Named reads of one observation, by row (0 self, 1-2 allies, 3-5 enemies)."""
 
-    __slots__ = ("values",)
-
-    def __init__(self, observation: Mapping[str, np.ndarray]) -> None:
-        self.values: list[float] = GROUP_SPEC.flatten(observation).tolist()
-
-    def get(self, key: str, row: int | None = None, field: str | None = None) -> float:
-        if row is None:
-            return self.values[_INDEX(key, field)]
-        name = ROWS[row] if field is None else f"{ROWS[row]}.{field}"
-        return self.values[_INDEX(key, name)]
-
-    def active(self, row: int) -> bool:
-        return bool(self.get("present", row)) and bool(self.get("status", row, "active"))
-
-    def foes(self) -> list[int]:
-        return [row for row in ENEMIES if self.active(row)]
-
-    def friends(self) -> list[int]:
-        return [row for row in ALLIES if self.active(row)]
+    __slots__ = ()
+    SPEC, ROWS, MAX_SIDE = GROUP_SPEC, ROWS, MAX_SIDE
 
     def weapon(self, row: int) -> WeaponClass | None:
         """The class of the weapon in hand, or None."""

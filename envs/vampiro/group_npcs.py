@@ -16,7 +16,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from duelo.agents.plans import first_legal
-from duelo.envs.core.observation import FieldReader
+from duelo.envs.core.row_view import SELF, RowView
 from duelo.envs.vampiro.group_observation import GROUP_SPEC, ROWS
 from duelo.envs.vampiro.group_setup import MAX_SIDE
 from duelo.envs.vampiro.group_state import ACTION_IDS as ID
@@ -25,10 +25,8 @@ from duelo.envs.vampiro.npcs import Side
 from duelo.envs.vampiro.state import Action
 
 A = Action
-SELF = 0
 ALLIES = range(1, MAX_SIDE)
 ENEMIES = range(MAX_SIDE, 2 * MAX_SIDE)
-_PHASES = ("declare", "modifiers", "interrupt", "delayed")
 SINGLE = ("SHOOT", "WEAPON_STRIKE", "KICK", "STRIKE")
 """The single attacks at one opponent, heaviest first for the aggressive."""
 _ATTACKS = frozenset(
@@ -40,34 +38,18 @@ DODGES = {Plan.DODGE: 0, Plan.DODGE_TWICE: 2, Plan.ATTACK_DODGE: 3}
 """The dice a declared Dodge loses (§8.1)."""
 
 
-class View:
-    """Named reads of one observation, by row (0 self, 1-2 allies, 3-5 enemies)."""
+class View(RowView):
+    """Named reads of one observation, by row (0 self, 1-2 allies, 3-5 enemies), and what
+    the duel expert's odds read of each row, worked out once a decision."""
+
+    __slots__ = ("_sides", "_plans")
+    SPEC, ROWS, MAX_SIDE = GROUP_SPEC, ROWS, MAX_SIDE
+    PHASES = ("declare", "modifiers", "interrupt", "delayed")
 
     def __init__(self, observation: Mapping[str, np.ndarray]) -> None:
-        self.read: FieldReader = GROUP_SPEC.read(observation)
+        super().__init__(observation)
         self._sides: dict[int, Side] = {}
         self._plans: dict[int, Plan | None] = {}
-
-    def get(self, key: str, row: int | None = None, field: str | None = None) -> float:
-        if row is None:
-            return self.read(key, field)
-        return self.read(key, ROWS[row] if field is None else f"{ROWS[row]}.{field}")
-
-    @property
-    def phase(self) -> str:
-        return next(name for name in _PHASES if self.get("phase", None, name))
-
-    def active(self, row: int) -> bool:
-        return bool(self.get("present", row)) and bool(self.get("status", row, "active"))
-
-    def foes(self) -> list[int]:
-        """The active opponents, nearest first."""
-        rows = [row for row in ENEMIES if self.active(row)]
-        return sorted(rows, key=lambda r: (self.get("range", r), r))
-
-    def team(self) -> list[int]:
-        """Itself and its active allies."""
-        return [SELF, *(row for row in ALLIES if self.active(row))]
 
     def distance(self, row: int, other: int = SELF) -> float:
         return abs(self.get("position", row) - self.get("position", other))
@@ -84,7 +66,7 @@ class View:
         def read(key: str, field: str | None = None) -> float:
             if field == f"{name}.clinched":
                 return 0.0
-            return self.read(key, field)
+            return self(key, field)
 
         return Side.of(read, name)
 
@@ -129,13 +111,13 @@ class AggressiveGroupNpc:
     ) -> int:
         view = View(observation)
         plan: list[int] = []
-        for row in view.foes():
+        for row in view.nearest_foes():
             slot = view.slot(row)
             plan += [ID[f"FULL_AUTO_{slot}"], ID[f"BURST_{slot}"], ID[f"SHOOT_TWICE_{slot}_{slot}"]]
             plan += [ID[f"{kind}_{slot}"] for kind in SINGLE]
             plan.append(ID[f"DOUBLE_ATTACK_{slot}_{slot}"])
         plan.append(ID["RELOAD"])
-        plan += [ID[f"CLOSE_{view.slot(row)}"] for row in view.foes()]
+        plan += [ID[f"CLOSE_{view.slot(row)}"] for row in view.nearest_foes()]
         modifiers = [ID[f"K{k}{wp}"] for k in range(5, -1, -1) for wp in ("_WP", "")]
         return first_legal(action_mask, [*plan, *modifiers, ID["NO_ABORT"], ID["WAIT"]])
 
@@ -159,7 +141,7 @@ class CautiousGroupNpc:
         view = View(observation)
         plan = [ID["OPEN"]] if view.get("hp", SELF) <= self.HURT else []
         plan.append(ID["HEAL"])
-        plan += [ID[f"ATTACK_DODGE_{view.slot(row)}"] for row in view.foes()]
+        plan += [ID[f"ATTACK_DODGE_{view.slot(row)}"] for row in view.nearest_foes()]
         plan += [ID["RELOAD"], ID["DODGE"]]
         return first_legal(action_mask, [*plan, ID["K0"], ID["ABORT_DODGE_ROLL"], ID["WAIT"]])
 
@@ -219,7 +201,7 @@ class ExpertGroupNpc:
         exposed = self._threat(view, None)
         guarded = self._threat(view, 3)
         values: dict[int, float] = {}
-        foes = view.foes()
+        foes = view.nearest_foes()
         for row in foes:
             slot = view.slot(row)
             for kind in SINGLE:
@@ -258,9 +240,9 @@ class ExpertGroupNpc:
         it this turn (module docstring)."""
         me = view.side(SELF)
         shift = max(view.pressing(SELF) - 1, 0)
-        team = len(view.team())
+        team = 1 + len(view.friends())
         total = 0.0
-        for row in view.foes():
+        for row in view.nearest_foes():
             plan = view.plan(row)
             if plan is not None and not (plan in _ATTACKS and view.aims_at(row, SELF)):
                 continue
@@ -270,7 +252,7 @@ class ExpertGroupNpc:
 
     @staticmethod
     def _manoeuvre(view: View, mask: np.ndarray, values: dict[int, float]) -> int:
-        foes = view.foes()
+        foes = view.nearest_foes()
         if not foes:
             return first_legal(mask, [ID["DODGE"], ID["WAIT"]])
         nearest = foes[0]
