@@ -19,6 +19,7 @@ import numpy as np
 from duelo.agents.registry import make_policy
 from duelo.envs.core.system import load_part
 from duelo.envs.systems import system
+from duelo.evaluation.best_response import hidden_scores
 from duelo.evaluation.exploit import exact_scores
 from duelo.evaluation.optimal import OptimalPolicy
 from duelo.evaluation.solver import (
@@ -105,8 +106,9 @@ def print_exploit(
     ruleset = entry.ruleset(**variant)
     if entry.solved and load_part(entry.solved).print_exploit(policy, played, ruleset, duels, out):
         return
+    hidden = not ruleset.perfect_information and getattr(ruleset, "hides", None) is not None
     try:
-        graph = enumerate_duel(ruleset, max_states, max_seconds)
+        graph = enumerate_duel(ruleset, max_states, max_seconds, hidden_information=hidden)
     except NotSolvableError as why:
         print(f"no exact answer: {why}", file=out)
         print(f"training a best response to {policy} for {steps:,} steps in {folder}", file=out)
@@ -120,7 +122,16 @@ def print_exploit(
             file=out,
         )
         return
-    scores = exact_scores(graph, policy, make_policy(policy, name, variant))
+    if hidden:  # no optimal play to face here: only the best response, seat by seat
+        seen = hidden_scores(graph, policy, played)
+        print(
+            f"exact, over {graph.size:,} states, against a best response that knows what its "
+            f"seat observes: {policy} scores {seen.worst_a:.6f} as side A and "
+            f"{seen.worst_b:.6f} as side B; exploitability {seen.exploitability:.6f}",
+            file=out,
+        )
+        return
+    scores = exact_scores(graph, policy, played)
     print(
         f"exact, over {graph.size:,} states: {policy} scores {scores.worst_a:.6f} as side A and "
         f"{scores.worst_b:.6f} as side B against its best response; exploitability "

@@ -101,15 +101,19 @@ class Graph:
 
 
 def enumerate_duel(
-    ruleset: Ruleset[Any], max_states: int = 2_000_000, max_seconds: float = 3600.0
+    ruleset: Ruleset[Any],
+    max_states: int = 2_000_000,
+    max_seconds: float = 3600.0,
+    hidden_information: bool = False,
 ) -> Graph:
     """Walk every state of the duel `ruleset` sets up (see the module docstring).
 
     Raises `TooLargeError` past `max_states` states or `max_seconds` seconds, and
-    `NotSolvableError` for a ruleset that hides information from a seat or seats more
-    than two fighters.
+    `NotSolvableError` for a ruleset that seats more than two fighters, or that hides
+    information from a seat unless `hidden_information` (the graph then holds what is
+    hidden too: only `best_response` may read it, as it reads only what a seat sees).
     """
-    if not getattr(ruleset, "perfect_information", False):
+    if not hidden_information and not getattr(ruleset, "perfect_information", False):
         raise NotSolvableError(
             f"{ruleset.system}: the solver needs a duel of perfect information; this one "
             "hides cards, plans or declarations from a seat"

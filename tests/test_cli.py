@@ -250,7 +250,9 @@ def test_exploit_says_the_train_extra_is_missing_before_it_walks(
     walked = []
     monkeypatch.setattr(
         "duelo.yardstick.enumerate_duel",
-        lambda *args: walked.append(capsys.readouterr().err) or enumerate_duel(*args),
+        lambda *args, **kwargs: (
+            walked.append(capsys.readouterr().err) or enumerate_duel(*args, **kwargs)
+        ),
     )
     command = ["exploit", "infierno:random", "--system", "infierno", "--max-states", "10"]
     assert main(command) == 2

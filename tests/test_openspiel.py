@@ -4,8 +4,6 @@ rules hide, and OpenSpiel's exploitability on a game small enough to know the an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import Any
 
 import numpy as np
@@ -17,13 +15,12 @@ from open_spiel.python import policy as openspiel_policy  # noqa: E402
 from open_spiel.python.algorithms import exploitability  # noqa: E402
 
 from duelo.agents.random_policy import RandomPolicy  # noqa: E402
-from duelo.envs.core.dice import Dice, pool_outcomes  # noqa: E402
-from duelo.envs.core.observation import ObservationSpec, ObsKey  # noqa: E402
-from duelo.envs.core.state import DuelState, Outcome  # noqa: E402
+from duelo.envs.core.dice import pool_outcomes  # noqa: E402
 from duelo.envs.dunwich.odds import SUCCESS_CLASSES  # noqa: E402
 from duelo.envs.systems import SYSTEMS  # noqa: E402
 from duelo.envs.vampiro.exchange import pool_classes  # noqa: E402
 from duelo.evaluation.openspiel_game import MAX_CHANCE, DueloGame, DueloPolicy  # noqa: E402
+from tests.hidden_games import Always, SealedSigns, Sign  # noqa: E402
 
 DUELS = [name for name, entry in SYSTEMS.items() if len(entry.ruleset().sides) == 2]
 
@@ -91,67 +88,6 @@ def test_a_skirmish_is_refused() -> None:
 
 
 # --- a game small enough to know its answers --------------------------------------------
-
-
-class Sign(IntEnum):
-    ROCK = 0
-    PAPER = 1
-    SCISSORS = 2
-
-
-@dataclass(kw_only=True)
-class SignState(DuelState):
-    signs: list[Sign | None] = field(default_factory=lambda: [None, None])
-
-
-class SealedSigns:
-    """Rock, paper, scissors with sealed signs (the second sees nothing of the first's),
-    a tie settled by a d2: a duel of hidden information whose equilibrium is known
-    (uniform, value 0) and whose pure policies are exploitable by exactly 1."""
-
-    system = "sealed_signs"
-    version = 0
-    sides = (0, 1)
-    round_cap = 1
-    perfect_information = False
-    actions = Sign
-    action_meanings = {s: s.name.lower() for s in Sign}
-    observation_spec = ObservationSpec(
-        (
-            ObsKey("initiative", "always 0", 0, 1),
-            ObsKey("hp", "always 1", 0, 1),
-            ObsKey("range", "always 0", 0, 1),
-        )
-    )
-
-    def new_duel(self, dice: Dice) -> SignState:
-        return SignState()
-
-    def to_act(self, state: SignState) -> int | None:
-        return None if state.over else state.signs.index(None)
-
-    def legal_actions(self, state: SignState, seat: int) -> np.ndarray:
-        return np.ones(3, dtype=bool)
-
-    def apply(self, state: SignState, seat: int, action: int, dice: Dice) -> None:
-        state.signs[seat] = Sign(action)
-        if None in state.signs:
-            return
-        a, b = state.signs
-        winner = None if a == b else 0 if (a - b) % 3 == 1 else 1
-        if winner is None:
-            winner = dice.roll(2, "tie") - 1
-        state.finish(Outcome(winner, "signs"))
-
-    def observe(self, state: SignState, seat: int) -> np.ndarray:
-        return np.array([0, 1, 0], dtype=np.float32)
-
-
-class Always:
-    name = description = "always rock"
-
-    def act(self, observation: Any, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        return int(Sign.ROCK)
 
 
 def test_openspiels_exploitability_knows_the_answers() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from duelo.envs.core.dice import (
     convolve,
     dice_sum,
     die,
+    roll_pool,
     roll_until,
 )
 from duelo.envs.core.runner import duel_streams, play_duel
@@ -91,6 +93,31 @@ def test_chance_follows_rolls_that_depend_on_earlier_faces() -> None:
     )
     assert sorted(p for p, _ in outcomes) == [Fraction(1, 36)] * 6 + [Fraction(1, 6)] * 5
     assert sum(p for p, _ in outcomes) == 1
+
+
+def test_a_pool_read_by_class_branches_once_per_count() -> None:
+    """Four d10 read by class (1, 2-5, 6-9, 10) are 35 outcomes, not 10,000, and give the
+    distribution the die-by-die walk gives; a pool of every face keeps each multiset."""
+
+    def successes(dice: Any, pool: Any) -> int:
+        return sum(1 if face >= 6 else 0 for face in pool(dice, 4, 10, "attack", (2, 6, 10)))
+
+    by_class = list(chance_outcomes(lambda dice: successes(dice, roll_pool)))
+    assert len(by_class) == 35
+    die_by_die = list(
+        chance_outcomes(
+            lambda dice: successes(
+                dice, lambda d, n, sides, why, cuts: [d.roll(sides, why) for _ in range(n)]
+            )
+        )
+    )
+    assert len(die_by_die) == 10**4
+    totals: list[dict[int, Fraction]] = [{}, {}]
+    for found, outcomes in zip(totals, (by_class, die_by_die), strict=True):
+        for p, value in outcomes:
+            found[value] = found.get(value, Fraction(0)) + p
+    assert totals[0] == totals[1] and sum(totals[0].values()) == 1
+    assert len(list(chance_outcomes(lambda dice: roll_pool(dice, 3, 6, "damage")))) == 56
 
 
 def test_a_rerolled_tie_is_one_throw_to_the_solver_and_a_loop_to_real_dice() -> None:

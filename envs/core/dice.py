@@ -23,6 +23,7 @@ sampling.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import math
@@ -263,16 +264,30 @@ T = TypeVar("T")
 
 
 class _BranchDice:
-    """Replays a prefix of faces, then rolls 1 on every further die, noting its sides."""
+    """Replays a prefix of outcomes, then takes the first outcome of every further roll,
+    noting each roll's chances: a die's faces, or a pool's class counts (`roll_pool`),
+    so that a pool the rules read by class branches once per count, not once per die."""
 
     def __init__(self, prefix: tuple[int, ...]) -> None:
         self.prefix = prefix
-        self.sides: list[int] = []
+        self.chances: list[tuple[Fraction, ...]] = []
+
+    def _next(self, chances: tuple[Fraction, ...]) -> int:
+        """The outcome (numbered from 0) of the next roll."""
+        at = len(self.chances)
+        self.chances.append(chances)
+        return self.prefix[at] if at < len(self.prefix) else 0
 
     def roll(self, sides: int, purpose: str) -> int:
-        at = len(self.sides)
-        self.sides.append(sides)
-        return self.prefix[at] if at < len(self.prefix) else 1
+        return self._next(_even(sides)) + 1
+
+    def roll_pool(
+        self, count: int, sides: int, purpose: str, cuts: tuple[int, ...] | None
+    ) -> list[int]:
+        outcomes = _pool_by_class(count, sides, cuts)
+        if len(outcomes) == 1:
+            return outcomes[0][1]
+        return outcomes[self._next(tuple(p for p, _ in outcomes))][1]
 
     def roll_until(
         self,
@@ -288,26 +303,43 @@ class _BranchDice:
         return accepted[self.roll(len(accepted), purposes[0]) - 1]
 
 
+@functools.cache
+def _even(sides: int) -> tuple[Fraction, ...]:
+    return (Fraction(1, sides),) * sides
+
+
+@functools.cache
+def _pool_by_class(
+    count: int, sides: int, cuts: tuple[int, ...] | None
+) -> list[tuple[Fraction, list[int]]]:
+    return pool_outcomes(count, sides, cuts)
+
+
 def chance_outcomes(step: Callable[[Dice], T]) -> Iterator[tuple[Fraction, T]]:
     """Every outcome of `step` (a function of the dice, e.g. one `apply` on a fresh copy
     of a state), each with its exact probability (OpenSpiel's `chance_outcomes`).
 
-    The step runs once per sequence of faces it can roll, depth first: each run replays
-    a prefix and rolls 1 on every die after it, and every other face of those dice
-    becomes a prefix of its own. The rules' own code decides what is rolled, so nothing
-    is re-implemented; a step must be a pure function of the dice. The outcomes come
-    one at a time, so a caller can merge them as they come (a d20 each for initiative
-    and an opposed roll make 160,000 of them).
+    The step runs once per sequence of outcomes it can roll, depth first: each run
+    replays a prefix and takes the first outcome of every roll after it, and every other
+    outcome of those rolls becomes a prefix of its own. An outcome is a die's face, or a
+    pool's count of each class of faces (`roll_pool`: six d10 read by class are 84
+    outcomes, not a million). The rules' own code decides what is rolled, so nothing is
+    re-implemented; a step must be a pure function of the dice. The outcomes come one at
+    a time, so a caller can merge them as they come (a d20 each for initiative and an
+    opposed roll make 160,000 of them).
     """
     pending: list[tuple[int, ...]] = [()]
     while pending:
         prefix = pending.pop()
         dice = _BranchDice(prefix)
         result = step(dice)
-        faces = prefix + (1,) * (len(dice.sides) - len(prefix))
-        for at in range(len(dice.sides) - 1, len(prefix) - 1, -1):
-            pending += [faces[:at] + (face,) for face in range(dice.sides[at], 1, -1)]
-        yield Fraction(1, math.prod(dice.sides)), result
+        taken = prefix + (0,) * (len(dice.chances) - len(prefix))
+        for at in range(len(dice.chances) - 1, len(prefix) - 1, -1):
+            pending += [taken[:at] + (o,) for o in range(len(dice.chances[at]) - 1, 0, -1)]
+        chance = Fraction(1)
+        for chances, outcome in zip(dice.chances, taken, strict=True):
+            chance *= chances[outcome]
+        yield chance, result
 
 
 # --- exact distributions -------------------------------------------------------

@@ -29,22 +29,23 @@ def count(faces: Sequence[int]) -> int:
     return sum(successes(face) for face in faces)
 
 
-def rerolled(faces: list[int], allowance: int, reroll: Callable[[], int]) -> list[int]:
-    """Defenderse (§5, §10 #28): up to `allowance` dice showing 1-4 are rolled again once
-    (left to right), and the new faces kept."""
+def rerolled(faces: list[int], allowance: int, reroll: Callable[[int], list[int]]) -> list[int]:
+    """Defenderse (§5, §10 #28): up to `allowance` dice showing 1-4 (the leftmost) are
+    rolled again once, together (`reroll(n)` rolls n dice), and the new faces kept."""
     out = list(faces)
-    for i, face in enumerate(out):
-        if allowance == 0:
-            break
-        if successes(face) == 0:
-            out[i] = reroll()
-            allowance -= 1
+    again = [i for i, face in enumerate(out) if successes(face) == 0][: max(allowance, 0)]
+    for i, face in zip(again, reroll(len(again)) if again else [], strict=True):
+        out[i] = face
     return out
 
 
-def knockout_marks(faces: list[int], reroll: Callable[[], int]) -> tuple[list[int], int]:
-    """§7, §10 #11: every odd die rolled again once; one Incapacitation box per even die."""
-    final = [reroll() if face % 2 else face for face in faces]
+def knockout_marks(faces: list[int], reroll: Callable[[int], list[int]]) -> tuple[list[int], int]:
+    """§7, §10 #11: every odd die rolled again once, together (`reroll(n)` rolls n dice);
+    one Incapacitation box per even die."""
+    final = list(faces)
+    odd = [i for i, face in enumerate(final) if face % 2]
+    for i, face in zip(odd, reroll(len(odd)) if odd else [], strict=True):
+        final[i] = face
     return final, sum(1 for face in final if face % 2 == 0)
 
 
@@ -101,6 +102,11 @@ def at_least_one(size: int) -> Fraction:
     return 1 - pool(size).get(0, Fraction(0))
 
 
+def _shown(face: int, count: int) -> list[int]:
+    """`count` rerolled dice that all show `face` (for the odds of one die's reroll)."""
+    return [face] * count
+
+
 @cache
 def knockout(dice: int) -> Distribution:
     """The exact distribution of a knockout roll's marks: one die's faces (and its
@@ -108,7 +114,7 @@ def knockout(dice: int) -> Distribution:
     one: Distribution = {}
     for face in FACES:
         for again in FACES:
-            _, marks = knockout_marks([face], partial(int, again))  # the reroll shows `again`
+            _, marks = knockout_marks([face], partial(_shown, again))
             one[marks] = one.get(marks, Fraction(0)) + SIXTH * SIXTH
     out: Distribution = {0: Fraction(1)}
     for _ in range(dice):

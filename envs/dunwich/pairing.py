@@ -101,7 +101,11 @@ class Pairings:
             fighter = state.fighters[side]
             faces = rolled[side]
             if maneuver == Maneuver.DEFENDERSE and not fighter.task:
-                faces = rerolled(faces, fighter.character.lucha, lambda: dice.roll(6, "reroll"))
+                faces = rerolled(
+                    faces,
+                    fighter.character.lucha,
+                    lambda n: roll_pool(dice, n, "reroll", SUCCESS_CLASSES),
+                )
             totals[side] = count(faces) + fighter.bonus
             shown = faces if faces == rolled[side] else f"{rolled[side]} rerolled to {faces}"
             state.say(
@@ -148,7 +152,7 @@ class Pairings:
             return self._wound(state, loser, faces, me.melee.lethal, winner)
         if maneuver == Maneuver.INCAPACITAR:  # §7: the knockout roll
             faces = roll_pool(dice, me.melee.dice, "knockout")
-            final, marks = knockout_marks(faces, lambda: dice.roll(6, "knockout reroll"))
+            final, marks = knockout_marks(faces, lambda n: roll_pool(dice, n, "knockout reroll"))
             before = them.incap
             them.incap = min(INCAPACITATION, them.incap + marks)
             state.say(

@@ -201,6 +201,17 @@ class DunwichRuleset(Pairings):
     def observe(self, state: DunwichState, seat: int) -> np.ndarray:
         return observe(state, seat)
 
+    def hides(self, state: DunwichState, seat: int) -> bool:
+        """Whether `seat`'s observation hides part of the state now: its rival's plan,
+        sealed while its own is still to come (§4, §10 #7), or, while it answers its
+        rival's maneuver, whether the rival will move away after it (§4 (a): the move
+        and the action in any order). Read by the exact best response
+        (`duelo.evaluation.best_response`)."""
+        rival = 1 - seat
+        if state.phase == Phase.PLAN:
+            return state.plans[rival] is not None
+        return state.phase == Phase.REACT and getattr(state.pending, "initiator", None) == rival
+
     # --- the combat turn (§4) --------------------------------------------------------
 
     def _start_turn(self, state: DunwichState, dice: Dice) -> None:

@@ -28,7 +28,7 @@ from duelo.envs.vampiro.exchange import (
     named,
     speed,
 )
-from duelo.envs.vampiro.observation import OBSERVATION_SPEC, observe
+from duelo.envs.vampiro.observation import OBSERVATION_SPEC, observe, sees_declaration
 from duelo.envs.vampiro.setup import (
     Catalog,
     Character,
@@ -177,6 +177,19 @@ class VampiroRuleset(Exchanges):
 
     def observe(self, state: VampiroState, seat: int) -> np.ndarray:
         return observe(state, seat)
+
+    def hides(self, state: VampiroState, seat: int) -> bool:
+        """Whether `seat`'s observation hides part of the state now: a declaration its
+        rival made after its own or beside it in a full tie, hidden all turn (§12, §10
+        #29, #30), or, while it may abort to a defence, which attack comes beyond what
+        it shows (§8.2). Read by the exact best response
+        (`duelo.evaluation.best_response`)."""
+        rival = 1 - seat
+        if state.declared[rival] and not sees_declaration(state, seat):
+            return True
+        incoming = state.incoming
+        attacked = incoming is not None and incoming.attacker == rival
+        return state.phase == Phase.INTERRUPT and attacked
 
     # --- the turn: initiative and declarations (§4 Phase 1) ------------------------------
 
