@@ -154,7 +154,8 @@ class _Walk:
             yield p, (SCORE[i] if i < 0 else (i, int(g.first_round[i])))
 
     def outcomes(self, node: Node, row: int | None) -> Iterator[tuple[float, Node | float]]:
-        return self.starts() if node == ROOT else self.steps(node, row or 0)
+        """A row's outcomes; the root's (its one row None) are `new_duel`'s."""
+        return self.starts() if row is None else self.steps(node, row)
 
     def fixed_rows(self, node: Node) -> list[tuple[int | None, float]]:
         """The fixed policy's rows here with their chances (the root: chance alone)."""
@@ -203,6 +204,7 @@ class _Tree:
         self.values: dict[tuple[Node, Path], float] = {}
 
     def inside(self, node: Node) -> bool:
+        """Whether `node` is in this tree: its start, or a state not clear to the responder."""
         return node == self.anchor or not self.walk.cleared(node)
 
     def observed(self, node: Node) -> bytes:
@@ -228,7 +230,7 @@ class _Tree:
 
     def value(self, node: Node, path: Path) -> float:
         """Seat A's expected score from `node`, reached with `path`."""
-        if node != self.anchor and not self.inside(node):
+        if not self.inside(node):
             return self.walk.clear_value(node)
         if (node, path) not in self.values:
             w = self.walk

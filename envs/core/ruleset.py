@@ -73,7 +73,10 @@ class Ruleset(Protocol, Generic[StateT]):
     """Rounds after which a duel is truncated as a draw (`DuelState.start_round`)."""
     perfect_information: bool
     """Each seat sees all of the state that its future depends on, so the exact solver
-    applies (`duelo.evaluation.solver`); False where cards, plans or declarations are hidden."""
+    applies (`duelo.evaluation.solver`); False where cards, plans or declarations are
+    hidden. Such a ruleset may say where with a `hides(state, seat) -> bool` method (the
+    seat's observation hides part of the state now), which the exact best response
+    reads (`duelo.evaluation.best_response`)."""
 
     @property
     def actions(self) -> type[IntEnum]:

@@ -34,7 +34,7 @@ def rerolled(faces: list[int], allowance: int, reroll: Callable[[int], list[int]
     rolled again once, together (`reroll(n)` rolls n dice), and the new faces kept."""
     out = list(faces)
     again = [i for i, face in enumerate(out) if successes(face) == 0][: max(allowance, 0)]
-    for i, face in zip(again, reroll(len(again)) if again else [], strict=True):
+    for i, face in zip(again, reroll(len(again)), strict=True):
         out[i] = face
     return out
 
@@ -44,7 +44,7 @@ def knockout_marks(faces: list[int], reroll: Callable[[int], list[int]]) -> tupl
     one Incapacitation box per even die."""
     final = list(faces)
     odd = [i for i, face in enumerate(final) if face % 2]
-    for i, face in zip(odd, reroll(len(odd)) if odd else [], strict=True):
+    for i, face in zip(odd, reroll(len(odd)), strict=True):
         final[i] = face
     return final, sum(1 for face in final if face % 2 == 0)
 
