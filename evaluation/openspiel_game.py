@@ -66,10 +66,10 @@ class _Replay:
         return face
 
     def roll_pool(
-        self, count: int, sides: int, purpose: str, cuts: tuple[int, ...] | None
+        self, count: int, sides: int, purpose: str, classes: tuple[int, ...] | None
     ) -> list[int]:
         """One outcome of the pool by class (`dice.roll_pool`); no dice, no chance node."""
-        outcomes = _pool_outcomes(count, sides, cuts)
+        outcomes = _pool_outcomes(count, sides, classes)
         if len(outcomes) == 1:
             return outcomes[0][1]
         if len(outcomes) > MAX_CHANCE:
@@ -93,9 +93,9 @@ class _Replay:
 
 @functools.cache
 def _pool_outcomes(
-    count: int, sides: int, cuts: tuple[int, ...] | None
+    count: int, sides: int, classes: tuple[int, ...] | None
 ) -> list[tuple[float, list[int]]]:
-    return [(float(p), faces) for p, faces in pool_outcomes(count, sides, cuts)]
+    return [(float(p), faces) for p, faces in pool_outcomes(count, sides, classes)]
 
 
 def game_type(ruleset: Ruleset[Any]) -> pyspiel.GameType:

@@ -20,6 +20,7 @@ from duelo.envs.core.dice import (
     ScriptedDice,
     pool_outcomes,
     roll_pool,
+    runs,
 )
 from duelo.evaluation.tournament import TournamentSpec, default_suite, run_tournament
 
@@ -177,41 +178,50 @@ def test_keyed_dice_share_a_games_luck_between_its_seat_orders() -> None:
 
 
 @pytest.mark.parametrize(
-    ("count", "sides", "cuts"),
+    ("count", "sides", "classes"),
     [
         (3, 6, None),
-        (4, 6, (5, 6)),
-        (3, 10, (2, 6, 10)),
-        (4, 10, (2, 10)),
+        (4, 6, runs(6, 5, 6)),
+        (3, 10, runs(10, 2, 6, 10)),
+        (4, 10, runs(10, 2, 10)),
+        (4, 6, (0, 1, 0, 1, 0, 1)),
+        (3, 6, (0, 1, 0, 2, 0, 3)),
         (1, 6, None),
         (0, 6, None),
     ],
 )
 def test_a_pool_by_class_is_the_pool_rolled_die_by_die(
-    count: int, sides: int, cuts: tuple[int, ...] | None
+    count: int, sides: int, classes: tuple[int, ...] | None
 ) -> None:
     """Every sequence of faces, each class read as its first face and sorted: exactly the
-    outcomes and chances `pool_outcomes` gives."""
-    firsts = [1, *(range(2, sides + 1) if cuts is None else cuts)]
-    shown = {face: max(f for f in firsts if f <= face) for face in range(1, sides + 1)}
+    outcomes and chances `pool_outcomes` gives, runs of faces or not."""
+    labels = tuple(range(sides)) if classes is None else classes
+    shown = {face: labels.index(labels[face - 1]) + 1 for face in range(1, sides + 1)}
     walked: dict[tuple[int, ...], Fraction] = {}
     for faces in itertools.product(range(1, sides + 1), repeat=count):
         key = tuple(sorted(shown[face] for face in faces))
         walked[key] = walked.get(key, Fraction(0)) + Fraction(1, sides**count)
-    outcomes = pool_outcomes(count, sides, cuts)
+    outcomes = pool_outcomes(count, sides, classes)
     assert {tuple(faces): p for p, faces in outcomes} == walked
-    assert len(outcomes) == len(walked) == math.comb(count + len(firsts) - 1, count)
+    assert len(outcomes) == len(walked) == math.comb(count + len(set(labels)) - 1, count)
 
 
 def test_real_dice_roll_a_pool_one_die_at_a_time() -> None:
     dice = ScriptedDice([3, 1, 6, 2])
-    assert roll_pool(dice, 3, 6, "lucha", (5, 6)) == [3, 1, 6]
+    assert roll_pool(dice, 3, 6, "lucha", runs(6, 5, 6)) == [3, 1, 6]
     assert dice.used == 3
     assert roll_pool(dice, 0, 6, "lucha") == roll_pool(dice, -2, 6, "lucha") == []
     assert dice.used == 3
 
 
-@pytest.mark.parametrize("cuts", [(6, 5), (2, 2), (7,), (1, 3)])
-def test_cuts_that_split_no_die_are_refused(cuts: tuple[int, ...]) -> None:
+@pytest.mark.parametrize("firsts", [(6, 5), (2, 2), (7,), (1, 3)])
+def test_runs_that_split_no_die_are_refused(firsts: tuple[int, ...]) -> None:
     with pytest.raises(ValueError, match="do not split a d6"):
-        pool_outcomes(2, 6, cuts)
+        runs(6, *firsts)
+
+
+@pytest.mark.parametrize("classes", [(0, 0, 0, 0, 1), (1, 0, 0, 0, 0, 0), (0, 2, 1, 0, 0, 0)])
+def test_classes_that_sort_no_die_are_refused(classes: tuple[int, ...]) -> None:
+    """Each face a class, numbered as they first come."""
+    with pytest.raises(ValueError, match="do not sort the faces of a d6"):
+        pool_outcomes(2, 6, classes)

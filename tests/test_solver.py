@@ -24,6 +24,7 @@ from duelo.envs.core.dice import (
     die,
     roll_pool,
     roll_until,
+    runs,
 )
 from duelo.envs.core.runner import duel_streams, play_duel
 from duelo.envs.dunwich.rules import DunwichRuleset
@@ -100,14 +101,16 @@ def test_a_pool_read_by_class_branches_once_per_count() -> None:
     distribution the die-by-die walk gives; a pool of every face keeps each multiset."""
 
     def successes(dice: Any, pool: Any) -> int:
-        return sum(1 if face >= 6 else 0 for face in pool(dice, 4, 10, "attack", (2, 6, 10)))
+        return sum(
+            1 if face >= 6 else 0 for face in pool(dice, 4, 10, "attack", runs(10, 2, 6, 10))
+        )
 
     by_class = list(chance_outcomes(lambda dice: successes(dice, roll_pool)))
     assert len(by_class) == 35
     die_by_die = list(
         chance_outcomes(
             lambda dice: successes(
-                dice, lambda d, n, sides, why, cuts: [d.roll(sides, why) for _ in range(n)]
+                dice, lambda d, n, sides, why, classes: [d.roll(sides, why) for _ in range(n)]
             )
         )
     )

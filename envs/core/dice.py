@@ -194,39 +194,50 @@ def roll_until(
 
 
 def roll_pool(
-    dice: Dice, count: int, sides: int, purpose: str, cuts: tuple[int, ...] | None = None
+    dice: Dice, count: int, sides: int, purpose: str, classes: tuple[int, ...] | None = None
 ) -> list[int]:
     """`count` dice of `sides` rolled together (none for a count of 0 or less), for rules
     that read a pool as a whole: the order of its faces never matters to them, nor which
-    face of a class showed. `cuts` are the first faces of each class after the first, in
-    order ((2, 6, 10) reads a d10 as 1, 2-5, 6-9 and 10); None: every face a class.
+    face of a class showed. `classes` gives each face's class, face 1 first, numbered as
+    they first come (`runs(10, 2, 6, 10)` reads a d10 as 1, 2-5, 6-9 and 10; (0, 1, 0,
+    1, 0, 1) a d6 as odd or even); None: every face a class.
 
     Real, keyed and scripted dice roll it as written, one die at a time. A dice source
-    with its own `roll_pool` (the OpenSpiel game's) may answer with one outcome per
-    count of each class, exactly distributed, each class shown by its first face: a pool
-    of six d10 is 84 outcomes of four classes instead of a million sequences of faces.
-    Passing `cuts` says that the rules read nothing finer than those classes."""
+    with its own `roll_pool` (the OpenSpiel game's, the solver's) may answer with one
+    outcome per count of each class, exactly distributed, each class shown by its first
+    face: a pool of six d10 is 84 outcomes of four classes instead of a million sequences
+    of faces. Passing `classes` says that the rules read nothing finer than those."""
     own = getattr(dice, "roll_pool", None)
     if own is not None:
-        return list(own(max(count, 0), sides, purpose, cuts))
+        return list(own(max(count, 0), sides, purpose, classes))
     return [dice.roll(sides, purpose) for _ in range(max(count, 0))]
 
 
+def runs(sides: int, *firsts: int) -> tuple[int, ...]:
+    """The classes of a d`sides` split into runs of faces, each run after the first
+    starting at one of `firsts` (`roll_pool`'s `classes`)."""
+    if list(firsts) != sorted(set(firsts)) or not all(1 < f <= sides for f in firsts):
+        raise ValueError(f"runs from {firsts} do not split a d{sides} into classes")
+    return tuple(sum(f <= face for f in firsts) for face in range(1, sides + 1))
+
+
 def pool_outcomes(
-    count: int, sides: int, cuts: tuple[int, ...] | None = None
+    count: int, sides: int, classes: tuple[int, ...] | None = None
 ) -> list[tuple[Fraction, list[int]]]:
     """Every outcome of `roll_pool` read by class, with its exact probability: the faces
     sorted, each class shown by its first face, in a fixed order."""
-    firsts = [1, *(range(2, sides + 1) if cuts is None else cuts)]
-    if firsts != sorted(set(firsts)) or firsts[-1] > sides:
-        raise ValueError(f"cuts {cuts} do not split a d{sides} into classes")
-    sizes = [b - a for a, b in zip(firsts, [*firsts[1:], sides + 1], strict=True)]
+    labels = tuple(range(sides)) if classes is None else classes
+    kinds = len(set(labels))
+    if len(labels) != sides or list(dict.fromkeys(labels)) != list(range(kinds)):
+        raise ValueError(f"classes {classes} do not sort the faces of a d{sides}")
+    firsts = [labels.index(c) + 1 for c in range(kinds)]
+    sizes = [labels.count(c) for c in range(kinds)]
     outcomes = []
-    for classes in itertools.combinations_with_replacement(range(len(firsts)), count):
-        tally = [classes.count(c) for c in range(len(firsts))]
+    for drawn in itertools.combinations_with_replacement(range(kinds), count):
+        tally = [drawn.count(c) for c in range(kinds)]
         ways = math.factorial(count) // math.prod(math.factorial(n) for n in tally)
         chance = Fraction(ways * math.prod(s**n for s, n in zip(sizes, tally, strict=True)))
-        outcomes.append((chance / sides**count, [firsts[c] for c in classes]))
+        outcomes.append((chance / sides**count, [firsts[c] for c in drawn]))
     return outcomes
 
 
@@ -282,9 +293,9 @@ class _BranchDice:
         return self._next(_even(sides)) + 1
 
     def roll_pool(
-        self, count: int, sides: int, purpose: str, cuts: tuple[int, ...] | None
+        self, count: int, sides: int, purpose: str, classes: tuple[int, ...] | None
     ) -> list[int]:
-        outcomes = _pool_by_class(count, sides, cuts)
+        outcomes = _pool_by_class(count, sides, classes)
         if len(outcomes) == 1:
             return outcomes[0][1]
         return outcomes[self._next(tuple(p for p, _ in outcomes))][1]
@@ -310,9 +321,9 @@ def _even(sides: int) -> tuple[Fraction, ...]:
 
 @functools.cache
 def _pool_by_class(
-    count: int, sides: int, cuts: tuple[int, ...] | None
+    count: int, sides: int, classes: tuple[int, ...] | None
 ) -> list[tuple[Fraction, list[int]]]:
-    return pool_outcomes(count, sides, cuts)
+    return pool_outcomes(count, sides, classes)
 
 
 def chance_outcomes(step: Callable[[Dice], T]) -> Iterator[tuple[Fraction, T]]:

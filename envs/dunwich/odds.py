@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache, partial
 
-from duelo.envs.core.dice import Dice
+from duelo.envs.core.dice import Dice, runs
 from duelo.envs.core.dice import roll_pool as roll_d6
 
 Distribution = dict[int, Fraction]
@@ -49,17 +49,21 @@ def knockout_marks(faces: list[int], reroll: Callable[[int], list[int]]) -> tupl
     return final, sum(1 for face in final if face % 2 == 0)
 
 
-SUCCESS_CLASSES = (5, 6)
+SUCCESS_CLASSES = runs(6, 5, 6)
 """A pool read for its successes alone (§3): 1-4 none, 5 one, 6 two (`dice.roll_pool`)."""
+PARITY = (0, 1, 0, 1, 0, 1)
+"""A pool read for odd and even faces alone: a knockout roll and its rerolls (§7)."""
+EVEN_FACES = (0, 1, 0, 2, 0, 3)
+"""A Non-Lethal damage pool: odd faces count for nothing, each even one for its box (§7)."""
 
 
 def roll_pool(
-    dice: Dice, size: int, purpose: str, cuts: tuple[int, ...] | None = None
+    dice: Dice, size: int, purpose: str, classes: tuple[int, ...] | None = None
 ) -> list[int]:
-    """A pool of `size` d6 (§3: a pool of 0 or fewer dice rolls nothing, §10 #20); `cuts`:
-    the classes of faces the caller reads (`SUCCESS_CLASSES`), None every face (damage
-    boxes, knockout parity)."""
-    return roll_d6(dice, size, 6, purpose, cuts)
+    """A pool of `size` d6 (§3: a pool of 0 or fewer dice rolls nothing, §10 #20);
+    `classes`: the faces the caller tells apart (`SUCCESS_CLASSES`, `PARITY`,
+    `EVEN_FACES`), None every face (a lethal damage pool's boxes)."""
+    return roll_d6(dice, size, 6, purpose, classes)
 
 
 @cache

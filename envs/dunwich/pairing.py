@@ -14,6 +14,8 @@ from typing import Any, Protocol
 
 from duelo.envs.core.dice import Dice
 from duelo.envs.dunwich.odds import (
+    EVEN_FACES,
+    PARITY,
     SUCCESS_CLASSES,
     count,
     knockout_marks,
@@ -148,11 +150,13 @@ class Pairings:
             return False
         if maneuver == Maneuver.DANAR:
             extra = margin - 1 if self.options.margin_dice else 0  # §10 #9
-            faces = roll_pool(dice, me.melee.dice + extra, "damage")
+            faces = roll_pool(dice, me.melee.dice + extra, "damage", _read(me.melee.lethal))
             return self._wound(state, loser, faces, me.melee.lethal, winner)
         if maneuver == Maneuver.INCAPACITAR:  # §7: the knockout roll
-            faces = roll_pool(dice, me.melee.dice, "knockout")
-            final, marks = knockout_marks(faces, lambda n: roll_pool(dice, n, "knockout reroll"))
+            faces = roll_pool(dice, me.melee.dice, "knockout", PARITY)
+            final, marks = knockout_marks(
+                faces, lambda n: roll_pool(dice, n, "knockout reroll", PARITY)
+            )
             before = them.incap
             them.incap = min(INCAPACITATION, them.incap + marks)
             state.say(
@@ -191,7 +195,7 @@ class Pairings:
         )
         if push <= room:  # §8.2 step 5: D = F is no impact
             return False
-        faces = roll_pool(dice, push // HALF_METRES, "impact")
+        faces = roll_pool(dice, push // HALF_METRES, "impact", EVEN_FACES)
         return self._wound(state, loser, faces, False, winner)
 
     # --- damage (§7) ------------------------------------------------------------------
@@ -202,7 +206,8 @@ class Pairings:
         me, them = state.fighters[seat], state.fighters[target]
         assert me.ranged is not None  # the masks allow shots with a ranged weapon only
         lethal = me.ranged.lethal and not (me.ranged.firearm and them.character.ballistic_armour)
-        return self._wound(state, target, roll_pool(dice, me.ranged.dice, "damage"), lethal, seat)
+        faces = roll_pool(dice, me.ranged.dice, "damage", _read(lethal))
+        return self._wound(state, target, faces, lethal, seat)
 
     def _wound(self, state: Stage, seat: int, faces: list[int], lethal: bool, by: int) -> bool:
         """Damage dice on `seat`'s registers; True when that ended the fight."""
@@ -220,6 +225,11 @@ class Pairings:
             fighter.incap,
         )
         return self._down(state, seat, by)
+
+
+def _read(lethal: bool) -> tuple[int, ...] | None:
+    """The faces a damage pool tells apart (§7): every one when lethal, else the even."""
+    return None if lethal else EVEN_FACES
 
 
 def wound(fighter: Fighter, faces: list[int], lethal: bool) -> list[int]:

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-from duelo.envs.core.dice import Dice, roll_pool
+from duelo.envs.core.dice import Dice, roll_pool, runs
 from duelo.envs.vampiro.damage import (
     after_soak,
     damage_pool,
@@ -544,8 +544,8 @@ def roll(dice: Dice, pool: int, purpose: str, goal: int) -> list[int]:
 
 def pool_classes(goal: int) -> tuple[int, ...]:
     """The faces a pool at `goal` tells apart, as `odds.face_value` reads them: a 1, a
-    failure, a success, a 10 (`dice.roll_pool`'s cuts)."""
-    return tuple(sorted({2, max(2, min(goal, 10)), 10}))
+    failure, a success, a 10 (`dice.roll_pool`'s classes)."""
+    return runs(10, *sorted({2, max(2, min(goal, 10)), 10}))
 
 
 def _has_melee_weapon(me: Fighter) -> bool:
