@@ -347,10 +347,13 @@ def chance_outcomes(step: Callable[[Dice], T]) -> Iterator[tuple[Fraction, T]]:
         taken = prefix + (0,) * (len(dice.chances) - len(prefix))
         for at in range(len(dice.chances) - 1, len(prefix) - 1, -1):
             pending += [taken[:at] + (o,) for o in range(len(dice.chances[at]) - 1, 0, -1)]
-        chance = Fraction(1)
+        sides, chance = 1, Fraction(1)
         for chances, outcome in zip(dice.chances, taken, strict=True):
-            chance *= chances[outcome]
-        yield chance, result
+            if chances is _even(len(chances)):  # a die: one integer product, not Fractions
+                sides *= len(chances)
+            else:
+                chance *= chances[outcome]
+        yield chance / sides, result
 
 
 # --- exact distributions -------------------------------------------------------
