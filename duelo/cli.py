@@ -367,6 +367,11 @@ def _add_yardsticks(commands: Any) -> list[Parser]:
     exploit.add_argument(
         "--out", type=Path, default=Path("duelo-exploit"), help="the best response's run"
     )
+    exploit.add_argument(
+        "--train",
+        action="store_true",
+        help="train a best response without walking the duel first",
+    )
     # exploit falls back on training where the walk stops: it walks no more than --exact
     for command, states, walk_seconds, which in (
         (solver, 2_000_000, 3600.0, "its first"),
@@ -502,6 +507,7 @@ def _exploit(args: argparse.Namespace) -> None:
                 args.max_states,
                 args.max_seconds,
                 sys.stdout,
+                train=args.train,
             )
 
 

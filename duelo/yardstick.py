@@ -100,8 +100,15 @@ def print_exploit(
     max_states: int,
     max_seconds: float,
     out: TextIO,
+    train: bool = False,
 ) -> None:
+    """The exact figure where the walk ends, else a trained best response's bound;
+    `train` trains without walking (where the walk is known not to end, or to check
+    the training against an exact figure)."""
     played = make_policy(policy, name, variant)  # an unknown name fails before any work
+    if train:
+        _print_trained(policy, name, variant, steps, duels, folder, out)
+        return
     entry = system(name)
     ruleset = entry.ruleset(**variant)
     if entry.solved and load_part(entry.solved).print_exploit(policy, played, ruleset, duels, out):
@@ -111,16 +118,7 @@ def print_exploit(
         graph = enumerate_duel(ruleset, max_states, max_seconds, hidden_information=hidden)
     except NotSolvableError as why:
         print(f"no exact answer: {why}", file=out)
-        print(f"training a best response to {policy} for {steps:,} steps in {folder}", file=out)
-        from duelo.training.probe import probe  # stable-baselines3: the train extra
-
-        found = probe(policy, name, variant, folder, steps, duels)
-        print(
-            f"the best response scores {found.score:.4f} [{found.low:.4f}, {found.high:.4f}] "
-            f"over {found.duels:,} seat-swapped duels: {policy}'s exploitability is at least "
-            f"{found.exploitability_at_least:.4f} (brain: {found.brain})",
-            file=out,
-        )
+        _print_trained(policy, name, variant, steps, duels, folder, out)
         return
     if hidden:  # no optimal play to face here: only the best response, seat by seat
         seen = hidden_scores(graph, policy, played)
@@ -136,5 +134,26 @@ def print_exploit(
         f"exact, over {graph.size:,} states: {policy} scores {scores.worst_a:.6f} as side A and "
         f"{scores.worst_b:.6f} as side B against its best response; exploitability "
         f"{scores.exploitability:.6f}",
+        file=out,
+    )
+
+
+def _print_trained(
+    policy: str,
+    name: str,
+    variant: dict[str, Any],
+    steps: int,
+    duels: int,
+    folder: Path,
+    out: TextIO,
+) -> None:
+    print(f"training a best response to {policy} for {steps:,} steps in {folder}", file=out)
+    from duelo.training.probe import probe  # stable-baselines3: the train extra
+
+    found = probe(policy, name, variant, folder, steps, duels)
+    print(
+        f"the best response scores {found.score:.4f} [{found.low:.4f}, {found.high:.4f}] "
+        f"over {found.duels:,} seat-swapped duels: {policy}'s exploitability is at least "
+        f"{found.exploitability_at_least:.4f} (brain: {found.brain})",
         file=out,
     )

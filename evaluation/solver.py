@@ -185,6 +185,10 @@ def enumerate_duel(
             for action in np.flatnonzero(ruleset.legal_actions(state, mover)).tolist():
                 merged: dict[tuple[int, bool], float] = {}
                 for p, child in chance_outcomes(_step(ruleset, state, mover, action)):
+                    if _since(began) > max_seconds:  # one step may have millions of outcomes
+                        raise TooLargeError(
+                            ruleset.system, len(states), current, _since(began), "time limit"
+                        )
                     crosses = child.round != state.round
                     if child.round - state.round not in (0, 1):
                         raise RuntimeError(
@@ -199,10 +203,6 @@ def enumerate_duel(
                 row_action.append(action)
                 edge_start.append(len(edge_target))
             row_start.append(len(row_action))
-            if _since(began) > max_seconds:
-                raise TooLargeError(
-                    ruleset.system, len(states), current, _since(began), "time limit"
-                )
         current += 1
     # States first reached past the cap are never expanded: every step into them starts
     # a round past the cap, which the rules end as a truncated draw.

@@ -4,7 +4,6 @@ and OpenSpiel's own best response on a duel it can walk whole."""
 
 from __future__ import annotations
 
-import dataclasses
 import io
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,6 @@ import pytest
 from duelo.agents.random_policy import RandomPolicy
 from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.policy import Policy
-from duelo.envs.dunwich.setup import Character, Weapon, load_catalog
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.best_response import best_response_value, hidden_scores
 from duelo.evaluation.solver import NotSolvableError, enumerate_duel, solve
@@ -169,28 +167,11 @@ class _Middle:
 # --- the rules themselves --------------------------------------------------------------------
 
 
-def small_dunwich(round_cap: int = 1) -> dict[str, Any]:
-    """Two Lucha-1 fighters at blows with a 4-die Non-Lethal maul and 1 PV to bid: a blow
-    ends the fight when its four dice come up even (§7), so one turn decides some duels."""
-    catalog = load_catalog()
-    maul = Weapon(id="maul", name="maul", dice=4, lethal=False)
-    catalog = dataclasses.replace(catalog, weapons={**catalog.weapons, "maul": maul})
-    fighters = tuple(
-        Character(id=side, name=side.upper(), fisico=2, lucha=1, pv=1, melee="maul")
-        for side in ("a", "b")
-    )
-    return {
-        "scenario": "warehouse",
-        "fighters": fighters,
-        "options": {"round_cap": round_cap},
-        "catalog": catalog,
-    }
-
-
 def test_duelo_exploit_is_exact_where_the_walk_ends() -> None:
-    """`duelo exploit` on a Dunwich duel small enough to walk prints the exact
-    exploitability (the best response held to what its seat sees), not a trained probe."""
-    variant = small_dunwich()
+    """`duelo exploit` on a Dunwich duel small enough to walk (the packaged sparring: a
+    blow of four even dice ends it, one turn) prints the exact exploitability (the best
+    response held to what its seat sees), not a trained probe."""
+    variant: dict[str, Any] = {"scenario": "sparring", "options": {"round_cap": 1}}
     graph = enumerate_duel(SYSTEMS["dunwich"].ruleset(**variant), hidden_information=True)
     out = io.StringIO()
     print_exploit("random", "dunwich", variant, 0, 0, Path("unused"), 10**6, 600.0, out)

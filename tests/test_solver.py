@@ -255,6 +255,28 @@ def test_a_duel_too_large_says_how_far_it_got() -> None:
         enumerate_duel(small_street(), max_states=50)
 
 
+class Noisy:
+    """`small_street` whose every step first rolls eight d10 that change nothing: 10^8
+    outcomes a step."""
+
+    def __init__(self) -> None:
+        self.rules = small_street()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rules, name)
+
+    def apply(self, state: Any, seat: int, action: int, dice: Any) -> None:
+        for _ in range(8):
+            dice.roll(10, "noise")
+        self.rules.apply(state, seat, action, dice)
+
+
+def test_the_time_limit_holds_within_one_step() -> None:
+    """A step of a hundred million outcomes stops at the time limit, not after them."""
+    with pytest.raises(TooLargeError, match="time limit"):
+        enumerate_duel(Noisy(), max_seconds=1.0)
+
+
 def test_a_policy_that_draws_in_secret_is_refused(graph) -> None:
     """A policy choosing through its generator, with no action_distribution, would be
     solved as if it were deterministic: it is refused instead."""

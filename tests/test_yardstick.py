@@ -51,7 +51,8 @@ def test_exploit_trains_a_best_response_elsewhere(
     """Where the walk stops short (Dunwich's suite, a second of walking here), a best
     response is trained (a token budget here) and played against the policy in every
     setup of the suite, each in a folder of its own; the report names each setup, its
-    score and the brain. A scenario named is probed alone."""
+    score and the brain. A scenario named is probed alone; `--train` trains without a
+    walk, even where the walk would end (sparring, one turn)."""
     out_dir = tmp_path / "probe"
     argv = ["exploit", "dunwich:random", "--system", "dunwich", "--steps", "2048"]
     argv += ["--max-seconds", "1"]
@@ -68,8 +69,11 @@ def test_exploit_trains_a_best_response_elsewhere(
         results = out_dir / setup / "tournament" / "results.jsonl"
         assert len(results.read_text().splitlines()) == 20
     one = tmp_path / "one"
-    assert main([*argv, "--duels", "20", "--out", str(one), "--scenario", "rooftop"]) == 0
-    assert "== dunwich" not in capsys.readouterr().out
+    argv += ["--scenario", "sparring", "--option", "round_cap=1", "--train"]
+    assert main([*argv, "--duels", "20", "--out", str(one)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("training a best response") and "exact" not in out
+    assert "== dunwich" not in out
     assert (one / "brain" / "manifest.json").exists()
 
 

@@ -28,7 +28,7 @@ from duelo.envs.vampiro.damage import (
     wound_penalty,
 )
 from duelo.envs.vampiro.odds import Outcome as Roll
-from duelo.envs.vampiro.odds import difficulty, read_pool
+from duelo.envs.vampiro.odds import SpecialtyMode, difficulty, read_pool
 from duelo.envs.vampiro.setup import Damage, Kind, VampiroOptions, Weapon
 from duelo.envs.vampiro.state import (
     DEFENCES,
@@ -316,7 +316,7 @@ class Exchanges:
         willpower = me.willpower_success
         me.willpower_success = False
         specialty = self.options.specialty_mode if ability in me.character.specialties else "none"
-        faces = roll(dice, pool, what, goal)
+        faces = roll(dice, pool, what, goal, specialty)
         result = read_pool(
             faces,
             goal,
@@ -442,11 +442,11 @@ class Exchanges:
         kind = hit_type(self.options, me, them, move)
         pool = damage_pool(damage_dice(me, move) + extra)
         ones = self.options.ones_cancel_on_damage_soak  # §10 #3
-        faces = roll(dice, pool, "damage", STANDARD)
+        faces = roll(dice, pool, "damage", STANDARD, ones=ones)
         hits = read_pool(faces, STANDARD, ones_cancel=ones).net
         c = them.character
         soak_dice = soak_pool(kind, c.vampire, c.resistencia, c.fortaleza, them.armour.rating)
-        soak_faces = roll(dice, soak_dice, "soak", STANDARD)
+        soak_faces = roll(dice, soak_dice, "soak", STANDARD, ones=ones)
         soaked = read_pool(soak_faces, STANDARD, ones_cancel=ones).net
         halve = kind == Damage.BASHING and c.vampire and self.options.halve_bashing_vs_vampires
         levels = after_soak(hits, soaked, halve)
@@ -537,15 +537,27 @@ def named(value: Action | Move) -> str:
     return value.name.lower().replace("_", " ")
 
 
-def roll(dice: Dice, pool: int, purpose: str, goal: int) -> list[int]:
+def roll(
+    dice: Dice,
+    pool: int,
+    purpose: str,
+    goal: int,
+    specialty: SpecialtyMode = "none",
+    ones: bool = True,
+) -> list[int]:
     """A pool of d10 rolled at difficulty `goal` (§3)."""
-    return roll_pool(dice, pool, 10, purpose, pool_classes(goal))
+    return roll_pool(dice, pool, 10, purpose, pool_classes(goal, specialty, ones))
 
 
-def pool_classes(goal: int) -> tuple[int, ...]:
-    """The faces a pool at `goal` tells apart, as `odds.face_value` reads them: a 1, a
-    failure, a success, a 10 (`dice.roll_pool`'s classes)."""
-    return runs(10, *sorted({2, max(2, min(goal, 10)), 10}))
+def pool_classes(
+    goal: int, specialty: SpecialtyMode = "none", ones: bool = True
+) -> tuple[int, ...]:
+    """The faces a pool at `goal` tells apart, as `odds.read_pool` reads them
+    (`dice.roll_pool`'s classes): a failure and a success; a 1 apart where ones are read
+    (a botch, or cancelling: §3, §10 #3), a 10 apart under a specialty (§8.5)."""
+    goal = max(2, min(goal, 10))
+    firsts = {goal} | ({2} if ones else set()) | ({10} if specialty != "none" else set())
+    return runs(10, *sorted(firsts))
 
 
 def _has_melee_weapon(me: Fighter) -> bool:

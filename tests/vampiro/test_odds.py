@@ -12,6 +12,7 @@ from duelo.envs.core.dice import pool_outcomes
 from duelo.envs.vampiro.exchange import pool_classes
 from duelo.envs.vampiro.odds import (
     Outcome,
+    SpecialtyMode,
     botch_chance,
     difficulty,
     pool,
@@ -117,15 +118,31 @@ def test_v16_point_blank() -> None:
 
 @pytest.mark.parametrize("specialty", ["none", "double", "reroll"])
 @pytest.mark.parametrize("target", [2, 4, 6, 8, 10])
-def test_a_pool_read_by_its_classes_has_the_pools_odds(target: int, specialty: str) -> None:
+def test_a_pool_read_by_its_classes_has_the_pools_odds(
+    target: int, specialty: SpecialtyMode
+) -> None:
     """What an OpenSpiel chance node gives for a pool (`dice.roll_pool`, one outcome a count
     of each class `pool_classes` tells apart) is the pool's exact distribution: the
     classes lose nothing the rules read. A specialty's reroll is weighed die by die."""
     for size in range(6):
         read: dict[Outcome, Fraction] = {}
-        for p, faces in pool_outcomes(size, 10, pool_classes(target)):
+        for p, faces in pool_outcomes(size, 10, pool_classes(target, specialty)):
             tens = faces.count(10) if specialty == "reroll" else 0
             for again in itertools.product(range(1, 11), repeat=tens):
                 result = read_pool(faces, target, specialty, reroll=iter(again).__next__)
                 read[result] = read.get(result, Fraction(0)) + p / 10**tens
         assert read == pool(size, target, specialty), size
+
+
+@pytest.mark.parametrize("target", [2, 6, 10])
+def test_a_pool_whose_ones_cancel_nothing_is_read_by_successes_alone(target: int) -> None:
+    """A damage or soak pool under `ones_cancel_on_damage_soak` off (§10 #3) tells a 1 from
+    no other failure: its classes give the same odds as the classes that keep the 1."""
+    for size in range(6):
+        read: list[dict[Outcome, Fraction]] = [{}, {}]
+        for at, ones in enumerate((True, False)):
+            for p, faces in pool_outcomes(size, 10, pool_classes(target, ones=ones)):
+                result = read_pool(faces, target, ones_cancel=False)
+                read[at][result] = read[at].get(result, Fraction(0)) + p
+        assert read[0] == read[1], size
+        assert len(pool_outcomes(size, 10, pool_classes(target, ones=False))) == size + 1
