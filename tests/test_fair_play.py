@@ -92,7 +92,7 @@ def _searched(system_name: str, duels: int, tmp: Path) -> None:
 @isolated
 @pytest.mark.parametrize("system_name", sorted(SYSTEMS))
 def test_a_sandboxed_generator_gives_no_dice_away(system_name: str, tmp_path: Path) -> None:
-    _searched(system_name, 40, tmp_path)
+    _searched(system_name, 12, tmp_path)
 
 
 def _tournament(tmp: Path, policy: str, seed: int | None, duels: int = 2) -> list[dict]:
