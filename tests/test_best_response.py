@@ -16,7 +16,7 @@ from duelo.envs.core.dice import GeneratorDice
 from duelo.envs.core.policy import Policy
 from duelo.envs.systems import SYSTEMS
 from duelo.evaluation.best_response import best_response_value, hidden_scores
-from duelo.evaluation.solver import NotSolvableError, enumerate_duel, solve
+from duelo.evaluation.solver import Graph, NotSolvableError, enumerate_duel, solve
 from duelo.yardstick import print_exploit
 from tests.hidden_games import Always, Biased, SealedSigns, SealedStrikes
 from tests.test_solver import small_street
@@ -68,13 +68,19 @@ def test_the_walk_still_refuses_hidden_information_unless_asked() -> None:
         enumerate_duel(SealedSigns())
 
 
+@pytest.fixture(scope="module")
+def street() -> Graph:
+    """A Liminal duel of perfect information, walked once for the module (about 6 s)."""
+    return enumerate_duel(small_street())
+
+
 @pytest.mark.parametrize("name", ["random", "liminal:expert", "liminal:cautious"])
-def test_where_nothing_is_hidden_it_is_the_solvers_best_response(name: str) -> None:
+def test_where_nothing_is_hidden_it_is_the_solvers_best_response(name: str, street: Graph) -> None:
     """On a duel of perfect information every state is clear: the values are the
     solver's, over the rounds and the states reached by many paths."""
     from duelo.agents.registry import make_policy
 
-    graph = enumerate_duel(small_street())
+    graph = street
     policy: Policy = make_policy(name, "liminal", {})
     assert best_response_value(graph, policy, fixed_seat=0) == pytest.approx(
         solve(graph, (policy, None)).value, abs=1e-12
