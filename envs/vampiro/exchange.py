@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from typing import Any, Protocol
 
 from duelo.envs.core.dice import Dice, roll_pool, runs
@@ -549,6 +550,7 @@ def roll(
     return roll_pool(dice, pool, 10, purpose, pool_classes(goal, specialty, ones))
 
 
+@cache  # asked at every roll of a step: a handful of (goal, specialty, ones) in all
 def pool_classes(
     goal: int, specialty: SpecialtyMode = "none", ones: bool = True
 ) -> tuple[int, ...]:
