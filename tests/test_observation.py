@@ -8,8 +8,9 @@ from collections.abc import Mapping
 import numpy as np
 import pytest
 
+from duelo.envs.core import observation
 from duelo.envs.core.dice import GeneratorDice
-from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid
+from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, by_identity, grid
 from duelo.envs.systems import SYSTEMS
 
 
@@ -104,3 +105,22 @@ def test_a_reader_reads_many_entries_as_it_reads_each(name: str) -> None:
     assert read.many(entries) == [read(key, field) for key, field in entries]  # remembered
     with pytest.raises(KeyError, match="no observation key"):
         read.many((("no_such_key", None),))
+
+
+def test_by_identity_shows_each_object_once_and_stays_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    shown: list[object] = []
+
+    @by_identity
+    def show(block: list[int]) -> tuple[int, ...]:
+        shown.append(block)
+        return tuple(block)
+
+    first, twin = [1, 2], [1, 2]  # equal, but two objects: each shown on its own
+    assert show(first) == (1, 2) and show(first) is show(first)
+    assert show(twin) == (1, 2) and [id(b) for b in shown] == [id(first), id(twin)]
+    monkeypatch.setattr(observation, "MAX_CACHED", 2)
+    show([3])  # a third object: the cache starts over rather than grow
+    show(first)
+    assert [id(b) for b in shown][-1] == id(first) and len(shown) == 4

@@ -112,6 +112,8 @@ class KeyedDice:
 
     def __init__(self, seed: int) -> None:
         self._seed = hashlib.blake2b(str(seed).encode(), key=self.KEY, digest_size=32).digest()
+        self._keyed = hashlib.blake2b(key=self._seed, digest_size=8)
+        """The face hash with its key absorbed: each face copies it (cheaper than keying anew)."""
         self._turn = "-/0"
         self._counts: dict[str, int] = {}
 
@@ -128,10 +130,9 @@ class KeyedDice:
         threshold = (_WIDE - sides) % sides  # the biased low values to reject
         attempt = 0
         while True:
-            digest = hashlib.blake2b(
-                f"{key}/{count}/{attempt}".encode(), key=self._seed, digest_size=8
-            ).digest()
-            value = int.from_bytes(digest, "little")
+            face = self._keyed.copy()
+            face.update(f"{key}/{count}/{attempt}".encode())
+            value = int.from_bytes(face.digest(), "little")
             if value >= threshold:
                 return value % sides + 1
             attempt += 1

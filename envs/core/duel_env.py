@@ -15,7 +15,7 @@ import gymnasium as gym
 import numpy as np
 
 from duelo.envs.core.dice import GeneratorDice
-from duelo.envs.core.policy import BLIND, Policy, ProcessPolicy, reads_observation
+from duelo.envs.core.policy import BLIND, Policy, reads_observation, served_by_process
 from duelo.envs.core.referee import PolicyFault, ask, summary
 from duelo.envs.core.ruleset import IllegalActionError, Ruleset, check_legal
 from duelo.envs.core.spaces import dict_space, flat_space
@@ -190,9 +190,7 @@ class DuelEnv(gym.Env):
         self._mask: np.ndarray | None = None
         """The learner's mask in the current state (cleared whenever the state moves)."""
         self._processes = [
-            p
-            for p in {id(p): p for p in (opponent, self.ally)}.values()
-            if isinstance(p, ProcessPolicy)
+            p for p in {id(p): p for p in (opponent, self.ally)}.values() if served_by_process(p)
         ]
         """Sandboxed policies: a fresh process each episode, stopped by `close`."""
 

@@ -16,11 +16,13 @@ policy, which pays only for the keys it reads.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import wraps
 from itertools import product
 from math import prod
+from typing import TypeVar
 
 import numpy as np
 
@@ -31,6 +33,28 @@ REQUIRED_KEYS = ("initiative", "hp", "range")
 """Every system's observation carries these (DESIGN.md layer 4)."""
 SIDES = ("self", "opponent")
 """The names of a pair's entries: observations show [self, opponent]."""
+
+Fixed = TypeVar("Fixed")
+Shown = TypeVar("Shown")
+
+
+def by_identity(show: Callable[[Fixed], Shown]) -> Callable[[Fixed], Shown]:
+    """`show` remembered per argument object, up to `MAX_CACHED` of them: for what an
+    observation shows of something fixed all fight long (a stat block, a weapon), where
+    hashing a frozen dataclass of many fields would cost more than the work it saves.
+    Each entry keeps its object alive, so an id is never reused while its entry stands."""
+    shown: dict[int, tuple[Fixed, Shown]] = {}
+
+    @wraps(show)
+    def cached(fixed: Fixed) -> Shown:
+        entry = shown.get(id(fixed))
+        if entry is None or entry[0] is not fixed:
+            if len(shown) >= MAX_CACHED:
+                shown.clear()
+            entry = shown[id(fixed)] = (fixed, show(fixed))
+        return entry[1]
+
+    return cached
 
 
 def one_hot(members: Iterable[Enum | str]) -> tuple[str, ...]:
@@ -159,6 +183,7 @@ class ObservationSpec:
             k.name: (*self._offsets[k.name], None if len(k.shape) == 1 else k.shape) for k in keys
         }
         """name -> (start, stop, shape to reshape to, or None when a slice is already right)."""
+        self._splits = tuple((name, *place) for name, place in self.layout.items())
         self._format = f"{self.size}f"
         """`struct`'s layout of the vector (struct caches it compiled; a Struct cannot pickle)."""
         self.low = np.concatenate([np.full(k.size, k.low, np.float32) for k in keys])
@@ -188,10 +213,11 @@ class ObservationSpec:
 
     def split(self, flat: np.ndarray) -> FlatBackedObservation:
         """The Dict observation of a learner: every key, each a view into `flat`."""
-        observation = FlatBackedObservation(
-            (name, flat[start:stop] if shape is None else flat[start:stop].reshape(shape))
-            for name, (start, stop, shape) in self.layout.items()
-        )
+        observation = FlatBackedObservation()
+        for name, start, stop, shape in self._splits:  # every learner step: no generator
+            observation[name] = (
+                flat[start:stop] if shape is None else flat[start:stop].reshape(shape)
+            )
         observation.flat = flat
         return observation
 

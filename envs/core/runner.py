@@ -26,7 +26,7 @@ from typing import Any, Literal
 import numpy as np
 
 from duelo.envs.core.dice import Dice, GeneratorDice, KeyedDice, RecordingDice
-from duelo.envs.core.policy import BLIND, Policy, ProcessPolicy, reads_observation
+from duelo.envs.core.policy import BLIND, Policy, reads_observation, served_by_process
 from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import Ruleset
 from duelo.envs.core.state import Outcome
@@ -87,7 +87,7 @@ def move(ruleset: Ruleset[Any], state: Any, seat: int, action: int, dice: Dice) 
 def playing(policies: tuple[Policy, ...]) -> Iterator[None]:
     """A duel's lifetime for the policies served by a process (`ProcessPolicy`): a fresh
     one each before the duel, stopped, with all it started, when the duel ends."""
-    own = list({id(p): p for p in policies if isinstance(p, ProcessPolicy)}.values())
+    own = list({id(p): p for p in policies if served_by_process(p)}.values())
     for policy in own:
         policy.new_duel()
     try:
@@ -106,7 +106,7 @@ def line_up(ruleset: Ruleset[Any], side_a: Policy, side_b: Policy) -> tuple[Poli
     seated: list[Policy] = []
     for side in ruleset.sides:
         policy = side_b if side else side_a
-        if isinstance(policy, ProcessPolicy) and any(p is policy for p in seated):
+        if served_by_process(policy) and any(p is policy for p in seated):
             policy = policy.fork()
         seated.append(policy)
     return tuple(seated)

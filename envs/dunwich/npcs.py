@@ -231,9 +231,11 @@ def reactions_of(target: Side, incoming: Maneuver, initiator: Side) -> list[Mane
     return out
 
 
+@lru_cache(maxsize=8192)
 def attack_value(me: Side, them: Side, maneuver: Maneuver, distance: float = 0.0) -> float:
     """My maneuver, charging from `distance` if need be, against the target's worst
-    reaction for me (the mask's, from where the charge leaves me)."""
+    reaction for me (the mask's, from where the charge leaves me). Remembered: a fight
+    meets the same two sides again and again, and each answer weighs every reaction."""
     me = me.charged(distance)
     return min(
         pairing_value(me, maneuver, them, reaction) for reaction in reactions_of(them, maneuver, me)

@@ -15,6 +15,15 @@ ARMS = ("melee_dice", "melee_lethal", "ranged_dice", "firearm", "ballistic_armou
 STATUS = ("acted", "reacted", "task", "defend_only", "engaged_at_start", "bonus", "bid")
 INCOMING = ("danar", "desplazar", "incapacitar")
 BOXES = tuple(f"box{i}_{value}" for i, value in enumerate(VITALITY))
+PHASE_HOT = {p: tuple(float(p == q) for q in Phase) for p in Phase}
+NO_PHASE = (0.0,) * len(Phase)
+_INCOMING_MANEUVERS = (Maneuver.DANAR, Maneuver.DESPLAZAR, Maneuver.INCAPACITAR)
+INCOMING_HOT: dict[Maneuver | None, tuple[float, ...]] = {
+    m: tuple(float(m == q) for q in _INCOMING_MANEUVERS) for m in _INCOMING_MANEUVERS
+}
+NO_INCOMING = (0.0,) * len(INCOMING)
+"""The one-hots of a phase and of an incoming maneuver, made once (observe runs every step;
+iterating an Enum costs microseconds)."""
 
 PHASE_KEY = ObsKey("phase", "one-hot: plan, act, react, push", 0, 1, (4,), one_hot(Phase))
 INCOMING_KEY = ObsKey(
@@ -108,10 +117,8 @@ def observe(state: DunwichState, seat: int) -> np.ndarray:
     incoming = pending.maneuver if pending is not None else None
     first = state.order[0] if state.ordered else None
     values: list[float] = [
-        *((not over and state.phase == p) for p in Phase),
-        incoming == Maneuver.DANAR,
-        incoming == Maneuver.DESPLAZAR,
-        incoming == Maneuver.INCAPACITAR,
+        *(NO_PHASE if over else PHASE_HOT[state.phase]),
+        *INCOMING_HOT.get(incoming, NO_INCOMING),
         first == seat,
         first == 1 - seat,
         min(state.round, 999),

@@ -13,7 +13,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from duelo.envs.core.observation import MAX_CACHED, SIDES, ObservationSpec, ObsKey, grid, one_hot
+from duelo.envs.core.observation import (
+    MAX_CACHED,
+    SIDES,
+    ObservationSpec,
+    ObsKey,
+    by_identity,
+    grid,
+    one_hot,
+)
 from duelo.envs.infierno.setup import Character, Feat, Weapon
 from duelo.envs.infierno.state import Carried, Fighter, InfiernoState, Phase, Place, Staredown
 
@@ -289,17 +297,9 @@ def _status(fighter: Fighter) -> list[bool]:
     ]
 
 
+@by_identity
 def _constant(c: Character) -> _Constant:
-    """A stat block's constant part (cached by identity: hashing the block costs more)."""
-    cached = _CONSTANTS.get(id(c))
-    if cached is None or cached[0] is not c:
-        if len(_CONSTANTS) >= MAX_CACHED:  # every new catalog brings new blocks: stay bounded
-            _CONSTANTS.clear()
-        cached = _CONSTANTS[id(c)] = (c, _constant_part(c))
-    return cached[1]
-
-
-def _constant_part(c: Character) -> _Constant:
+    """A stat block's constant part."""
     stats = stat_row(c)
     feats = [feat in c.feats for feat in _FEATS]
     return _Constant(c.hp_max, _pack(f"{len(stats)}f", *stats), _pack("3f", *feats))
@@ -354,5 +354,4 @@ def weapon_row(item: Carried) -> list[float]:
     ]
 
 
-_CONSTANTS: dict[int, tuple[Character, _Constant]] = {}
 _ROWS: dict[tuple[int, int, bool], tuple[Weapon, bytes]] = {}

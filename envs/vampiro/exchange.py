@@ -76,6 +76,10 @@ PLAN_MOVES = {
 SPEEDS = (None, None, None, 0.5, 7.0, 3.0, 1.0)
 """§6 (published), by health levels filled 0..6: None runs 20 + 3 x Dex m, 0.5 runs at
 half that (Injured), then walking 7 m (Wounded), 3 m (Mauled), 1 m (Crippled)."""
+_UNARMED = frozenset((Move.STRIKE, Move.KICK, Move.CLINCH))
+_BITE, _WEAPON_STRIKE = Move.BITE, Move.WEAPON_STRIKE
+_BURST, _FULL_AUTO, _FIREARM = Move.BURST, Move.FULL_AUTO, Kind.FIREARM
+"""Members read at every mask (an Enum member read from its class costs 70 ns)."""
 ATTACK_FIRST = (Move.WEAPON_STRIKE, Move.STRIKE, Move.SHOOT)
 """§12: the "attack" of Attack + Dodge, the first legal of these."""
 SKILLS = ("armas_cc", "armas_fuego")
@@ -170,19 +174,19 @@ class Exchanges:
         me = state.fighters[seat]
         weapon = me.weapon
         distance = self._distance(state, seat, target)
-        if move in (Move.STRIKE, Move.KICK, Move.CLINCH):
+        if move in _UNARMED:
             return distance <= TOUCH + self._walk(me)
-        if move == Move.BITE:
+        if move == _BITE:
             return me.character.vampire and me.clinched
-        if move == Move.WEAPON_STRIKE:
+        if move == _WEAPON_STRIKE:
             reach = ARMED + self._walk(me)
             return _has_melee_weapon(me) and distance <= reach and not me.clinched
-        if weapon.kind != Kind.FIREARM or me.jammed or me.clinched:
+        if weapon.kind != _FIREARM or me.jammed or me.clinched:
             return False
         in_range = distance <= RANGE_REACH * weapon.range and me.shots < weapon.rate
-        if move == Move.BURST:
+        if move == _BURST:
             return in_range and weapon.burst and me.ammo >= 3
-        if move == Move.FULL_AUTO:
+        if move == _FULL_AUTO:
             return in_range and weapon.auto and me.ammo >= max(1, weapon.clip // 2)  # §10 #19
         return in_range and me.ammo >= 1
 

@@ -11,11 +11,12 @@ the order of Phase 2 (the Celerity dots spent leave the initiative, §10 #22). T
 
 from __future__ import annotations
 
-from functools import cache
+import struct
+from dataclasses import dataclass
 
 import numpy as np
 
-from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
+from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, by_identity, grid, one_hot
 from duelo.envs.vampiro.damage import wound_penalty
 from duelo.envs.vampiro.setup import (
     ABILITIES,
@@ -30,6 +31,8 @@ from duelo.envs.vampiro.state import MELEE_ATTACKS, PLANS, Fighter, Phase, Vampi
 
 PHASES, KINDS, DAMAGES = tuple(Phase), tuple(Kind), tuple(Damage)
 """The enums' members once (iterating an Enum is slow, and observe runs every step)."""
+PHASE_HOT = {p: tuple(float(p == q) for q in PHASES) for p in PHASES}
+"""Each phase's one-hot, made once (observe runs every step)."""
 MAX_RANGE = 1000.0
 """Observed range is capped here (a fight is fled well before)."""
 TRAITS = ("vampire", "celeridad", "fortaleza", "potencia")
@@ -172,56 +175,102 @@ def sees_declaration(state: VampiroState, seat: int) -> bool:
 
 
 def observe(state: VampiroState, seat: int) -> np.ndarray:
-    """The observation of `seat` as one float32 vector, in the order of OBSERVATION_SPEC."""
+    """The observation of `seat` as one float32 vector, in the order of OBSERVATION_SPEC.
+
+    A hot path: the vector is joined from packed segments, what a stat block and a
+    plan show packed once (`by_identity`, `_PLAN_ROWS`) and the rest each time.
+    """
     over = state.result is not None
     me, them = state.fighters[seat], state.fighters[1 - seat]
     sees = sees_declaration(state, seat)
     hidden = state.declared[1 - seat] and not sees
     ordered = all(state.declared) and not state.tied and not over and sees
-    values: list[float] = [*((not over and state.phase == p) for p in PHASES)]
-    values += [ordered and state.order[0] == seat, ordered and state.order[0] == 1 - seat]
-    values += [me.declare_initiative, them.declare_initiative]
-    values += [HEALTH_LEVELS - len(me.health), HEALTH_LEVELS - len(them.health)]
-    values += [HEALTH_LEVELS, HEALTH_LEVELS]
-    for fighter in (me, them):
-        values += [fighter.health.count(d) for d in DAMAGES]
-    values += [wound_penalty(me.health), wound_penalty(them.health)]
-    values += [min(state.range, MAX_RANGE), min(state.round, 999)]
-    their_willpower = them.willpower + (them.declared_willpower if hidden else 0)
-    values += [me.willpower, me.character.willpower, their_willpower, them.character.willpower]
-    for fighter, blood in ((me, me.blood), (them, them.blood + hidden * them.declared_blood)):
-        pool, per_turn = fighter.character.blood
-        values += [blood, pool, per_turn]
-    values += traits_of(me.character) + traits_of(them.character)
-    values += dots_of(me.character) + dots_of(them.character)
-    for fighter in (me, them):
-        values += weapon_features(fighter)
-    for fighter in (me, them):
-        values += [fighter.armour.rating, fighter.armour.penalty]
-    for fighter in (me, them):
-        delayed = fighter.delayed and (fighter is me or not hidden)
-        values += [fighter.clinched, fighter.aiming, fighter.off_balance, delayed]
-    values += _plan(me, me.plan is not None)  # its own plan, from the moment it is chosen
-    values += _plan(them, sees)
+    my_health, their_health = me.health, them.health
+    my_blood, their_blood = me.character.blood, them.character.blood
+    head = [
+        *(NO_PHASE if over else PHASE_HOT[state.phase]),
+        ordered and state.order[0] == seat,
+        ordered and state.order[0] == 1 - seat,
+        me.declare_initiative,
+        them.declare_initiative,
+        HEALTH_LEVELS - len(my_health),
+        HEALTH_LEVELS - len(their_health),
+        HEALTH_LEVELS,
+        HEALTH_LEVELS,
+        *[my_health.count(d) for d in DAMAGES],
+        *[their_health.count(d) for d in DAMAGES],
+        wound_penalty(my_health),
+        wound_penalty(their_health),
+        min(state.range, MAX_RANGE),
+        min(state.round, 999),
+        me.willpower,
+        me.character.willpower,
+        them.willpower + (them.declared_willpower if hidden else 0),
+        them.character.willpower,
+        me.blood,
+        *my_blood,
+        them.blood + hidden * them.declared_blood,
+        *their_blood,
+    ]
     incoming = state.incoming if state.phase == Phase.INTERRUPT and not over else None
-    if incoming is None:
-        values += [0.0] * 4
-    else:
+    met: tuple[float, ...] = NO_INCOMING
+    if incoming is not None:
         kind = damage_type(state, incoming.attacker, incoming.move)
-        values += [incoming.move in MELEE_ATTACKS, *(kind == d for d in DAMAGES)]
-    return OBSERVATION_SPEC.pack(values)
+        met = (incoming.move in MELEE_ATTACKS, *(kind == d for d in DAMAGES))
+    return OBSERVATION_SPEC.join(
+        (
+            _pack(_HEAD, *head),
+            _packed(me.character).traits,
+            _packed(them.character).traits,
+            _packed(me.character).dots,
+            _packed(them.character).dots,
+            _pack(
+                _MIDDLE,
+                *weapon_features(me),
+                *weapon_features(them),
+                me.armour.rating,
+                me.armour.penalty,
+                them.armour.rating,
+                them.armour.penalty,
+                *_condition(me, shown=True),
+                *_condition(them, shown=not hidden),
+            ),
+            _plan_row(me, me.plan is not None),  # its own plan, from the moment it is chosen
+            _plan_row(them, sees),
+            _pack(_INCOMING, *met),
+        )
+    )
 
 
-@cache
+def _condition(fighter: Fighter, shown: bool) -> tuple[float, ...]:
+    """CONDITION's entries; whether it delays is hidden with its declaration."""
+    return (fighter.clinched, fighter.aiming, fighter.off_balance, fighter.delayed and shown)
+
+
+@by_identity
 def traits_of(c: Character) -> tuple[float, ...]:
     """A stat block's TRAITS (fixed: read once per character)."""
     return (c.vampire, c.celeridad, c.fortaleza, c.potencia)
 
 
-@cache
+@by_identity
 def dots_of(c: Character) -> tuple[float, ...]:
     """A stat block's Attributes and Abilities, in the `dots` key's order."""
     return tuple(getattr(c, name) for name in (*ATTRIBUTES, *ABILITIES))
+
+
+@dataclass(frozen=True)
+class _Packed:
+    """What the duel's observation shows of a stat block, packed once."""
+
+    traits: bytes
+    dots: bytes
+
+
+@by_identity
+def _packed(c: Character) -> _Packed:
+    traits, dots = traits_of(c), dots_of(c)
+    return _Packed(_pack(f"{len(traits)}f", *traits), _pack(f"{len(dots)}f", *dots))
 
 
 def weapon_features(fighter: Fighter) -> list[float]:
@@ -237,7 +286,7 @@ def weapon_features(fighter: Fighter) -> list[float]:
     ]
 
 
-@cache
+@by_identity
 def _arms(weapon: Weapon) -> tuple[float, ...]:
     """A weapon's fixed features, in WEAPON's order up to the ammunition."""
     return (
@@ -251,7 +300,22 @@ def _arms(weapon: Weapon) -> tuple[float, ...]:
     )
 
 
-def _plan(fighter: Fighter, known: bool) -> list[float]:
+def _plan_row(fighter: Fighter, known: bool) -> bytes:
+    """PLAN's entries of `fighter`'s declaration, packed (zeros where it is not `known`):
+    the known flag and the plan's one-hot from `_PLAN_ROWS`, then its Celerity actions
+    and Willpower."""
     if not known or fighter.plan is None:
-        return [0.0] * len(PLAN)
-    return [1.0, *(fighter.plan == p for p in PLANS), fighter.celerity, fighter.declared_willpower]
+        return _NO_PLAN
+    return _PLAN_ROWS[fighter.plan] + _pack("2f", fighter.celerity, fighter.declared_willpower)
+
+
+_pack = struct.pack
+_PLAN_ROWS = {p: _pack(f"{1 + len(PLANS)}f", 1.0, *(p == q for q in PLANS)) for p in PLANS}
+"""A known plan's flag and one-hot, packed once per plan."""
+_NO_PLAN = _pack(f"{len(PLAN)}f", *[0.0] * len(PLAN))
+NO_PHASE = (0.0,) * len(PHASES)
+NO_INCOMING = (0.0,) * 4
+_HEAD = f"{OBSERVATION_SPEC.slice_of('traits').start}f"
+"""The packed segments' formats: phase to blood, weapon to condition, the incoming attack."""
+_MIDDLE = f"{OBSERVATION_SPEC.slice_of('plan').start - OBSERVATION_SPEC.slice_of('weapon').start}f"
+_INCOMING = f"{len(NO_INCOMING)}f"
