@@ -35,6 +35,8 @@ COMPILED_ONCE = {"duelo/EsgrimaDuelFaithful-v2"}
 """Ids whose kernels another id compiles already (the fencing duel's two variants)."""
 GOAL = 2_000_000
 """Decisions a second on one core at N = 1,024 the Infierno formal duel should reach."""
+LAYER_GOAL = 0.9
+"""The share of its kernels' speed the vector env should keep at N >= 1,024."""
 START = """
 import time
 started = time.perf_counter()
@@ -65,6 +67,39 @@ def vector_decisions_per_second(env: Any, seconds: float, masked: bool) -> float
         _, _, _, _, info = env.step(actions(steps, info))
         steps += 1
     return steps * n / (time.perf_counter() - started)
+
+
+def kernel_decisions_per_second(env: Any, seconds: float) -> float:
+    """`vector_decisions_per_second` of a batched vector env's kernels alone: its
+    `BatchedDuels` advanced with actions drawn as there, no Gymnasium layer around it."""
+    env.reset(seed=0)
+    engine = env.unwrapped.engine
+    noise = np.random.default_rng(0).random((16, env.num_envs, env.single_action_space.n))
+
+    def actions(step: int) -> np.ndarray:
+        return np.argmax(noise[step % 16] * engine.masks, axis=1)
+
+    engine.advance(actions(0))
+    steps, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        engine.advance(actions(steps))
+        steps += 1
+    return steps * env.num_envs / (time.perf_counter() - started)
+
+
+def layer_share(env_id: str, n: int, seconds: float) -> float:
+    """What the vector env keeps of its kernels' decisions a second at `n` rows (goal
+    `LAYER_GOAL`): the median of three alternating pairs, both drawing their actions
+    in numpy alike."""
+    env = gym.make_vec(env_id, num_envs=n)
+    pairs = [
+        (
+            vector_decisions_per_second(env, seconds / 3, True),
+            kernel_decisions_per_second(env, seconds / 3),
+        )
+        for _ in range(3)
+    ]
+    return statistics.median(layer / kernels for layer, kernels in pairs)
 
 
 def scalar_decisions_per_second(env_id: str, seconds: float) -> float:
@@ -171,6 +206,7 @@ def batched_figures(quick: bool = False) -> dict[str, Any] | None:
                 "ratio_to_scalar": fast / scalar,
                 "cartpole_vector_per_second": reference,
                 "ratio_to_cartpole": fast / reference,
+                "layer_share": layer_share(env_id, n, seconds),
             }
         flat = gym.make_vec(env_id, num_envs=1, flat_observation=True)  # a Box, as CartPole's
         figures[env_id] = {
@@ -310,6 +346,12 @@ def render(figures: dict[str, Any] | None) -> list[tuple[str, str, str, str, str
                     goal,
                 )
             )
+            if "layer_share" in s:  # a bench JSON from before it was measured has none
+                kept = s["layer_share"]
+                verdict = ""
+                if int(n) >= 1024:
+                    verdict = f"{'met' if kept >= LAYER_GOAL else 'missed'} (>= {LAYER_GOAL})"
+                rows.append((name, f"vector env N={n}", f"{kept:.2f} of its kernels", "", verdict))
         rows.append(
             (
                 name,

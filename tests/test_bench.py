@@ -55,6 +55,7 @@ def test_quick_bench_reports_every_figure(
         for figures in batched.values():
             for size in figures["by_size"].values():
                 assert size["decisions_per_second"] > 0 and size["ratio_to_cartpole"] > 0
+                assert size["layer_share"] > 0  # the vector env against its kernels alone
             assert 0 < figures["training"]["env_share"] < 1
         for figures in results["batched_tournament"].values():  # the records compared too
             assert figures["fast_duels_per_second"] > 0 and figures["python_duels_per_second"] > 0

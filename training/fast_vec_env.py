@@ -37,7 +37,7 @@ class FastVecEnv(VecEnv):
         self._reset_seeds()
         self._returns[:] = 0.0
         self._lengths[:] = 0
-        return self.engine.observations.copy()
+        return self.engine.hand_over()[0]
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions)
@@ -64,7 +64,7 @@ class FastVecEnv(VecEnv):
             }
             self._returns[row] = 0.0
             self._lengths[row] = 0
-        return engine.observations.copy(), rewards, engine.ended.copy(), infos
+        return engine.hand_over()[0], rewards, engine.ended.copy(), infos
 
     def action_masks(self) -> np.ndarray:
         return self.engine.masks.copy()

@@ -198,6 +198,18 @@ class BatchedDuels:
                 f"(legal: {np.flatnonzero(self.masks[status]).tolist()})"
             )
 
+    def hand_over(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The last `reset` or `step`'s observations, rewards and terminated and truncated
+        flags, now the caller's to keep: the engine writes the next ones into new arrays
+        (each `reset` and `step` writes every row of them), so a vector env returns them
+        without copying and what it returned stays as it was."""
+        out = (self.observations, self.rewards, self.terminated, self.truncated)
+        self.observations = np.empty_like(self.observations)
+        self.rewards = np.empty_like(self.rewards)
+        self.terminated = np.empty_like(self.terminated)
+        self.truncated = np.empty_like(self.truncated)
+        return out
+
     @property
     def longest_duel(self) -> int:
         """The most learner steps one duel can last (the round cap and the illegal-action

@@ -81,6 +81,33 @@ def test_same_step_autoreset_keeps_the_last_observation() -> None:
     assert ended_once
 
 
+@pytest.mark.parametrize("flat", [True, False])
+def test_what_a_step_returned_stays_as_it_was(flat: bool) -> None:
+    """The batch hands its arrays over rather than copying them (`BatchedDuels.hand_over`):
+    the next steps write new ones, so a step's observations, rewards and flags (kept,
+    say, in a rollout) do not change under the caller."""
+    fast = gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=8, flat_observation=flat)
+    returned, info = fast.reset(seed=5)
+    kept = [(returned, None, None, None, info)]
+    for _ in range(40):  # long enough for duels to end and be dealt again
+        step = fast.step(info["action_mask"].argmax(axis=1))
+        kept.append(step)
+        info = step[-1]
+    snapshot = [_copied(step) for step in kept]
+    for _ in range(10):
+        info = fast.step(info["action_mask"].argmax(axis=1))[-1]
+    assert [_copied(step) for step in kept] == snapshot
+
+
+def _copied(value: object) -> object:
+    """A plain, comparable copy of what a step returned."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, tuple | list):
+        return [_copied(item) for item in value]
+    return value.tolist() if isinstance(value, np.ndarray) else value
+
+
 def test_a_list_of_seeds_seeds_each_row() -> None:
     envs = gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=3, flat_observation=True)
     by_int, _ = envs.reset(seed=40)
