@@ -183,15 +183,16 @@ def _machine(bench: dict[str, Any]) -> str:
 
 def bench_batched_table(bench: dict[str, Any]) -> str:
     """The batched engine's decisions a second by batch size, against the scalar env and
-    CartPole-v1's vector env at the same size; one env's step against CartPole's; and
-    MaskablePPO's frames a second on the batch, with the env's share of the time."""
+    CartPole-v1's vector env at the same size, with the share of its kernels' speed the
+    vector env keeps; one env's step against CartPole's; and MaskablePPO's frames a
+    second on the batch, with the env's share of the time."""
     batched = bench["batched"]
     sizes = list(next(iter(batched.values()))["by_size"])
     head = "| | " + " | ".join(f"N={int(n):,}" for n in sizes)
     lines = [head + " | scalar env | one step | MaskablePPO frames/s |"]
     lines.append("|---" * (len(sizes) + 4) + "|")
     for env_id, row in batched.items():
-        cells = [_rate(row["by_size"][n]["decisions_per_second"]) for n in sizes]
+        cells = [_rate_kept(row["by_size"][n]) for n in sizes]
         step = f"{row['single_step_us']:.1f} us (x{row['single_step_ratio_to_cartpole']:.2f})"
         training = row["training"]
         learned = f"{training['frames_per_second']:,.0f} (env {training['env_share']:.0%})"
@@ -213,6 +214,13 @@ def bench_parties_table(bench: dict[str, Any]) -> str:
                 f"x{row['step_ratio_to_reference']:.1f} |"
             )
     return "\n".join(lines)
+
+
+def _rate_kept(size: dict[str, float]) -> str:
+    """A batch size's decisions a second, and the share of its kernels' speed the vector
+    env keeps where the bench measured it."""
+    rate = _rate(size["decisions_per_second"])
+    return f"{rate} ({size['layer_share']:.2f})" if "layer_share" in size else rate
 
 
 def _rate(per_second: float) -> str:
