@@ -200,9 +200,11 @@ class BatchedDuels:
 
     def hand_over(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The last `reset` or `step`'s observations, rewards and terminated and truncated
-        flags, now the caller's to keep: the engine writes the next ones into new arrays
-        (each `reset` and `step` writes every row of them), so a vector env returns them
-        without copying and what it returned stays as it was."""
+        flags, now the caller's to keep: the engine writes the next ones into new arrays,
+        so a vector env returns them without copying and what it returned stays as it
+        was. Only after a `reset` or a `step`: a `step` writes every row of all four, a
+        `reset` every row's observation (the flags wait for the next step), and `deal`
+        only its rows'."""
         out = (self.observations, self.rewards, self.terminated, self.truncated)
         self.observations = np.empty_like(self.observations)
         self.rewards = np.empty_like(self.rewards)
