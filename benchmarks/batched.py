@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
@@ -53,38 +54,40 @@ def vector_decisions_per_second(env: Any, seconds: float, masked: bool) -> float
     """Decisions a second of `env` (a vector env) with random-legal actions drawn in numpy
     (uniform actions without a mask), after one untimed step (numba's first call)."""
     _, info = env.reset(seed=0)
-    rng = np.random.default_rng(0)
-    n = env.num_envs
-    noise = rng.random((16, n, env.single_action_space.n))
+    noise, shown = _noise(env), {"info": info}
 
-    def actions(step: int, info: dict[str, Any]) -> np.ndarray:
-        weights = noise[step % 16] * info["action_mask"] if masked else noise[step % 16]
-        return np.argmax(weights, axis=1)
+    def step(k: int) -> None:
+        weights = noise[k % 16] * shown["info"]["action_mask"] if masked else noise[k % 16]
+        shown["info"] = env.step(np.argmax(weights, axis=1))[-1]
 
-    _, _, _, _, info = env.step(actions(0, info))
-    steps, started = 0, time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        _, _, _, _, info = env.step(actions(steps, info))
-        steps += 1
-    return steps * n / (time.perf_counter() - started)
+    return env.num_envs * _steps_per_second(step, seconds)
 
 
 def kernel_decisions_per_second(env: Any, seconds: float) -> float:
     """`vector_decisions_per_second` of a batched vector env's kernels alone: its
     `BatchedDuels` advanced with actions drawn as there, no Gymnasium layer around it."""
     env.reset(seed=0)
-    engine = env.unwrapped.engine
-    noise = np.random.default_rng(0).random((16, env.num_envs, env.single_action_space.n))
+    engine, noise = env.unwrapped.engine, _noise(env)
 
-    def actions(step: int) -> np.ndarray:
-        return np.argmax(noise[step % 16] * engine.masks, axis=1)
+    def step(k: int) -> None:
+        engine.advance(np.argmax(noise[k % 16] * engine.masks, axis=1))
 
-    engine.advance(actions(0))
+    return env.num_envs * _steps_per_second(step, seconds)
+
+
+def _noise(env: Any) -> np.ndarray:
+    """Sixteen steps' random weights of every row's actions, drawn once."""
+    return np.random.default_rng(0).random((16, env.num_envs, env.single_action_space.n))
+
+
+def _steps_per_second(step: Callable[[int], None], seconds: float) -> float:
+    """`step(k)` for k = 0, 1, ... for `seconds`, after one untimed call."""
+    step(0)
     steps, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
-        engine.advance(actions(steps))
+        step(steps)
         steps += 1
-    return steps * env.num_envs / (time.perf_counter() - started)
+    return steps / (time.perf_counter() - started)
 
 
 def layer_share(env_id: str, n: int, seconds: float) -> float:

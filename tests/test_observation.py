@@ -124,3 +124,19 @@ def test_by_identity_shows_each_object_once_and_stays_bounded(
     show([3])  # a third object: the cache starts over rather than grow
     show(first)
     assert [id(b) for b in shown][-1] == id(first) and len(shown) == 4
+
+
+@pytest.mark.parametrize("name", list(SYSTEMS))
+def test_rows_split_as_each_row_does(name: str) -> None:
+    ruleset = SYSTEMS[name].ruleset()
+    spec = ruleset.observation_spec
+    state = ruleset.new_duel(GeneratorDice(5))
+    rows = np.stack([ruleset.observe(state, 0), ruleset.observe(state, 1)])
+    keyed = spec.split_rows(rows)
+    assert list(keyed) == [key.name for key in spec.keys]
+    for row in range(2):
+        alone = spec.split(rows[row])
+        for key in spec.keys:
+            assert keyed[key.name].shape == (2, *key.shape)
+            assert np.shares_memory(keyed[key.name], rows)
+            np.testing.assert_array_equal(keyed[key.name][row], alone[key.name])

@@ -57,6 +57,17 @@ def by_identity(show: Callable[[Fixed], Shown]) -> Callable[[Fixed], Shown]:
     return cached
 
 
+Member = TypeVar("Member")
+
+
+def one_hots(members: Iterable[Member]) -> dict[Member, tuple[float, ...]]:
+    """Each member's one-hot over `members`, made once: what an observation shows of a
+    phase or a maneuver, read from a table on the hot path (iterating an Enum there
+    costs microseconds a step)."""
+    listed = tuple(members)
+    return {m: tuple(float(m == each) for each in listed) for m in listed}
+
+
 def one_hot(members: Iterable[Enum | str]) -> tuple[str, ...]:
     """Field names of a one-hot over `members` (an enum's members are named in lower case)."""
     return tuple(m.name.lower() if isinstance(m, Enum) else m for m in members)
@@ -220,6 +231,15 @@ class ObservationSpec:
             )
         observation.flat = flat
         return observation
+
+    def split_rows(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        """The Dict observation of many rows (`flat`: (..., size), as a vector env
+        returns them): every key, each a view into `flat` of shape (..., *key.shape)."""
+        lead = flat.shape[:-1]
+        return {
+            key.name: flat[..., start:stop].reshape(*lead, *key.shape)
+            for key, (_, start, stop, _) in zip(self.keys, self._splits, strict=True)
+        }
 
     def view(self, flat: np.ndarray) -> ObservationView:
         """The observation handed to a policy: keys made only when read."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot
+from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, grid, one_hot, one_hots
 from duelo.envs.dunwich.setup import HALF_METRES, MAX_ARENA, MAX_DICE, MAX_PV, Weapon
 from duelo.envs.dunwich.state import INCAPACITATION, VITALITY, DunwichState, Maneuver, Phase
 
@@ -15,15 +15,12 @@ ARMS = ("melee_dice", "melee_lethal", "ranged_dice", "firearm", "ballistic_armou
 STATUS = ("acted", "reacted", "task", "defend_only", "engaged_at_start", "bonus", "bid")
 INCOMING = ("danar", "desplazar", "incapacitar")
 BOXES = tuple(f"box{i}_{value}" for i, value in enumerate(VITALITY))
-PHASE_HOT = {p: tuple(float(p == q) for q in Phase) for p in Phase}
+PHASE_HOT = one_hots(Phase)
 NO_PHASE = (0.0,) * len(Phase)
-_INCOMING_MANEUVERS = (Maneuver.DANAR, Maneuver.DESPLAZAR, Maneuver.INCAPACITAR)
 INCOMING_HOT: dict[Maneuver | None, tuple[float, ...]] = {
-    m: tuple(float(m == q) for q in _INCOMING_MANEUVERS) for m in _INCOMING_MANEUVERS
+    **one_hots((Maneuver.DANAR, Maneuver.DESPLAZAR, Maneuver.INCAPACITAR))
 }
 NO_INCOMING = (0.0,) * len(INCOMING)
-"""The one-hots of a phase and of an incoming maneuver, made once (observe runs every step;
-iterating an Enum costs microseconds)."""
 
 PHASE_KEY = ObsKey("phase", "one-hot: plan, act, react, push", 0, 1, (4,), one_hot(Phase))
 INCOMING_KEY = ObsKey(

@@ -70,11 +70,6 @@ class DuelVectorEnv(gym.vector.VectorEnv):
         self.single_action_space = env.action_space
         self.observation_space = batch_space(env.observation_space, num_envs)
         self.action_space = batch_space(env.action_space, num_envs)
-        self._keys = tuple(
-            (name, start, stop, shape or (stop - start,))
-            for name, (start, stop, shape) in self.observation_spec.layout.items()
-        )
-        """Each key of a Dict observation: its slice of the flat vector and its shape."""
         duels = self.engine.duels
         self._fields = (
             self.engine.seats["seat"],
@@ -124,11 +119,7 @@ class DuelVectorEnv(gym.vector.VectorEnv):
         the scalar env)."""
         if self.flat_observation:
             return flat
-        lead = flat.shape[:-1]
-        return {
-            name: flat[..., start:stop].reshape(*lead, *shape)
-            for name, start, stop, shape in self._keys
-        }
+        return self.observation_spec.split_rows(flat)
 
     def _info(self, ended: np.ndarray | None) -> dict[str, Any]:
         engine = self.engine

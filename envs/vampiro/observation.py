@@ -16,7 +16,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from duelo.envs.core.observation import SIDES, ObservationSpec, ObsKey, by_identity, grid, one_hot
+from duelo.envs.core.observation import (
+    SIDES,
+    ObservationSpec,
+    ObsKey,
+    by_identity,
+    grid,
+    one_hot,
+    one_hots,
+)
 from duelo.envs.vampiro.damage import wound_penalty
 from duelo.envs.vampiro.setup import (
     ABILITIES,
@@ -31,8 +39,7 @@ from duelo.envs.vampiro.state import MELEE_ATTACKS, PLANS, Fighter, Phase, Vampi
 
 PHASES, KINDS, DAMAGES = tuple(Phase), tuple(Kind), tuple(Damage)
 """The enums' members once (iterating an Enum is slow, and observe runs every step)."""
-PHASE_HOT = {p: tuple(float(p == q) for q in PHASES) for p in PHASES}
-"""Each phase's one-hot, made once (observe runs every step)."""
+PHASE_HOT = one_hots(PHASES)
 MAX_RANGE = 1000.0
 """Observed range is capped here (a fight is fled well before)."""
 TRAITS = ("vampire", "celeridad", "fortaleza", "potencia")
@@ -310,7 +317,7 @@ def _plan_row(fighter: Fighter, known: bool) -> bytes:
 
 
 _pack = struct.pack
-_PLAN_ROWS = {p: _pack(f"{1 + len(PLANS)}f", 1.0, *(p == q for q in PLANS)) for p in PLANS}
+_PLAN_ROWS = {p: _pack(f"{1 + len(PLANS)}f", 1.0, *hot) for p, hot in one_hots(PLANS).items()}
 """A known plan's flag and one-hot, packed once per plan."""
 _NO_PLAN = _pack(f"{len(PLAN)}f", *[0.0] * len(PLAN))
 NO_PHASE = (0.0,) * len(PHASES)
