@@ -29,13 +29,15 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from duelo.envs.systems import SYSTEMS, batched_systems
+
 SIZES = (1, 64, 1024, 16384)
-ENV_IDS = ("duelo/Infierno-v2", "duelo/EsgrimaDuel-v2", "duelo/EsgrimaDuelFaithful-v2")
-"""The batched ids, at their default scenario (Infierno: the formal duel)."""
-COMPILED_ONCE = {"duelo/EsgrimaDuelFaithful-v2"}
-"""Ids whose kernels another id compiles already (the fencing duel's two variants)."""
+ENV_IDS = tuple(env_id for name in batched_systems() for env_id in SYSTEMS[name].env_ids)
+"""Every batched id, at its default scenario."""
+COMPILED_ONCE = {env_id for name in batched_systems() for env_id in list(SYSTEMS[name].env_ids)[1:]}
+"""Ids whose kernels their system's first id compiles already (a system's named variants)."""
 GOAL = 2_000_000
-"""Decisions a second on one core at N = 1,024 the Infierno formal duel should reach."""
+"""Decisions a second on one core at N = 1,024 every batched id should reach."""
 LAYER_GOAL = 0.9
 """The share of its kernels' speed the vector env should keep at N >= 1,024."""
 START = """
@@ -259,9 +261,11 @@ TOURNAMENT_PAIRINGS = (
     ("infierno", "infierno:expert", "infierno:aggressive"),
     ("esgrima_duel", "esgrima_duel:random", "brain:esgrima_duel"),
     ("esgrima_duel", "esgrima_duel:expert", "esgrima_duel:aggressive"),
+    ("liminal", "liminal:random", "brain:liminal"),
+    ("liminal", "liminal:expert", "liminal:aggressive"),
 )
 """Random decides in the kernels, a brain and Infierno's NPCs in one call a batch, the
-fencing duel's expert row by row."""
+fencing duel's and Liminal's experts row by row."""
 
 
 def tournament_figures(quick: bool = False) -> dict[str, Any] | None:
@@ -336,7 +340,7 @@ def render(figures: dict[str, Any] | None) -> list[tuple[str, str, str, str, str
         )
         for n, s in f["by_size"].items():
             goal = ""
-            if env_id == ENV_IDS[0] and int(n) == 1024:
+            if int(n) == 1024:
                 met = s["decisions_per_second"] >= GOAL
                 goal = f"{'met' if met else 'missed'} (>= {GOAL:,}/s)"
             rows.append(

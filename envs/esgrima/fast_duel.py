@@ -5,7 +5,7 @@ there, rolls the same dice in the same order, and cites the same rules, so that
 for one seed a batched duel and its scalar twin agree decision for decision
 (`tests/fast/test_esgrima_duel.py`). Narration is left out.
 
-The state of N duels is one structured array (`duel_dtype`): each field, read
+The state of N duels is one structured array (`DUEL_DTYPE`): each field, read
 as `duels["pg"]`, is an array over the N duels, and each row is one duel, which
 a kernel takes as one record. A hand is kept sorted, as the reference sorts it;
 a card code is the `Card` value, `REPOSITION_CODE` a Reposition, `NO_COMMIT` no
@@ -13,8 +13,6 @@ commit yet.
 """
 
 from __future__ import annotations
-
-import functools
 
 import numba
 import numpy as np
@@ -27,7 +25,7 @@ from duelo.envs.esgrima.duel import (
     EsgrimaDuelRuleset,
 )
 from duelo.envs.esgrima.mechanics import ADVANTAGE_OVER, PNJ_INITIATIVE, Card
-from duelo.envs.esgrima.setup import ARMOUR_POINTS, Armour
+from duelo.envs.esgrima.setup import ARMOUR_POINTS, MAX_DECK_COPIES, Armour
 from duelo.envs.fast.batch import ending_words
 from duelo.envs.fast.loops import compile_into
 from duelo.envs.fast.streams import roll
@@ -99,32 +97,36 @@ def longest_duel(rules: np.ndarray, illegal_limit: int) -> int:
     return (int(rules["exchange_cap"][0]) + 1) * illegal_limit
 
 
-@functools.cache  # one dtype object: numba types a new one slowly at every call
-def duel_dtype(cards: int) -> np.dtype:
-    """One fencing duel (`EsgrimaDuelState`) as a row, for a deck of `cards`."""
-    return np.dtype(
-        [
-            ("pg", np.int64, (2,)),
-            ("armour_points", np.int64, (2,)),
-            ("initiative", np.float64, (2,)),
-            ("hand", np.int64, (2, HAND_SIZE)),  # sorted; the first hand_size count
-            ("hand_size", np.int64, (2,)),
-            ("deck", np.int64, (cards,)),  # the deck is deck[deck_top:deck_end], top first
-            ("deck_top", np.int64),
-            ("deck_end", np.int64),
-            ("discard", np.int64, (cards,)),
-            ("discard_size", np.int64),
-            ("foco", np.int64),
-            ("phase", np.int64),
-            ("round", np.int64),
-            ("commit", np.int64, (2,)),
-            ("over", np.bool_),
-            ("winner", np.int64),  # the winning seat, or -1 for a draw (read once over)
-            ("truncated", np.bool_),
-            ("ending", np.int64),  # an index into ENDINGS
-        ],
-        align=True,
-    )
+MAX_DECK = CARDS * MAX_DECK_COPIES
+DUEL_DTYPE = np.dtype(
+    [
+        ("pg", np.int64, (2,)),
+        ("armour_points", np.int64, (2,)),
+        ("initiative", np.float64, (2,)),
+        ("hand", np.int64, (2, HAND_SIZE)),  # sorted; the first hand_size count
+        ("hand_size", np.int64, (2,)),
+        ("deck", np.int8, (MAX_DECK,)),  # the deck is deck[deck_top:deck_end], top first
+        ("deck_top", np.int64),
+        ("deck_end", np.int64),
+        ("discard", np.int8, (MAX_DECK,)),
+        ("discard_size", np.int64),
+        ("foco", np.int64),
+        ("phase", np.int64),
+        ("round", np.int64),
+        ("commit", np.int64, (2,)),
+        ("over", np.bool_),
+        ("winner", np.int64),  # the winning seat, or -1 for a draw (read once over)
+        ("truncated", np.bool_),
+        ("stake", np.float64),  # what the win is worth
+        ("ending", np.int64),  # an index into ENDINGS
+    ],
+    align=True,
+)
+"""One fencing duel (`EsgrimaDuelState`) as a row. One dtype for every deck size (the
+largest deck's room, a card a byte), so that numba compiles each kernel for one
+signature: processes compiling two signatures of a kernel at once (tests, tournament
+workers on a fresh install) could each number theirs first in numba's cache index,
+and one then loaded the other's machine code."""
 
 
 def ending_reason(duel: np.void, rules: np.ndarray, names: tuple[str, str]) -> str:
@@ -133,7 +135,7 @@ def ending_reason(duel: np.void, rules: np.ndarray, names: tuple[str, str]) -> s
 
 
 def new_duels(num_envs: int, rules: np.ndarray) -> np.ndarray:
-    return np.zeros(num_envs, duel_dtype(CARDS * int(rules["deck_copies"][0])))
+    return np.zeros(num_envs, DUEL_DTYPE)
 
 
 # --- the ruleset interface ---------------------------------------------------------
@@ -143,6 +145,7 @@ def new_duels(num_envs: int, rules: np.ndarray) -> np.ndarray:
 def new_duel(d: np.void, r: np.void, dice: np.ndarray) -> None:
     """`EsgrimaDuelRuleset.new_duel`: deck, hands, Foco, the first exchange."""
     d.over = False
+    d.stake = 1.0  # every win is worth 1
     d.truncated = False
     d.winner = -1
     d.ending = GOING_ON
@@ -154,7 +157,7 @@ def new_duel(d: np.void, r: np.void, dice: np.ndarray) -> None:
         d.armour_points[seat] = r.armour_points[seat]
         d.initiative[seat] = 0.0
         d.hand_size[seat] = 0
-    cards = d.deck.shape[0]
+    cards = CARDS * r.deck_copies
     for at in range(cards):  # every card, deck_copies of each, in `Card` order (seed)
         d.deck[at] = at // r.deck_copies
     _shuffle(d.deck, cards, dice)

@@ -183,6 +183,10 @@ class Layout:
                 raise ValueError(f"object zone {obj.zone} must lie in 0..{self.zones - 1}")
 
 
+MAX_DECK_COPIES = 20
+"""The most copies of each card a deck may hold (option `deck_copies`)."""
+
+
 @dataclass(frozen=True)
 class EsgrimaOptions:
     """GM rulings where the seed is silent; each default is the digest's ASSUMPTION."""
@@ -208,8 +212,8 @@ class EsgrimaOptions:
     """§12: duel exchanges before truncation."""
 
     def __post_init__(self) -> None:
-        if not 2 <= self.deck_copies <= 20:  # 12 cards keep two hands and a draw going
-            raise ValueError(f"deck_copies {self.deck_copies} must lie in 2..20")
+        if not 2 <= self.deck_copies <= MAX_DECK_COPIES:  # 12 cards keep two hands and a draw going
+            raise ValueError(f"deck_copies {self.deck_copies} must lie in 2..{MAX_DECK_COPIES}")
         check_round_cap(self.round_cap)
         check_round_cap(self.exchange_cap, "exchange_cap")
 

@@ -10,9 +10,13 @@ Each system's compiled module, beside its rules (`envs/infierno/fast.py`,
 - `rules_of(ruleset)`: the ruleset's constants, a structured array of one row;
 - `new_duels(num_envs, rules)`: the state of N duels, a structured array of N rows
   (numba hands a kernel one row as one pointer; a tuple of separate arrays cost
-  about 200 ns a call to pass, more than a whole decision), each dtype built once;
+  about 200 ns a call to pass, more than a whole decision), each dtype built once,
+  whose fields `over`, `winner` (-1: a draw), `truncated`, `stake` (what the win is
+  worth, `Outcome.stake`), `ending` and `round` the loops and this module read;
 - `longest_duel(rules, illegal_limit)`: the most learner steps one duel can last;
 - `ending_reason(duel, rules, names)`: the reference's words for how a duel ended;
+- where the state has an aftermath, `aftermath(duels, rules)`: what `state.aftermath()`
+  reports of ended duels (rows), each key an array over them;
 
 and ends with `loops.compile_into(globals())`, which adds the loops on its kernels:
 `reset_rows` and `step_rows` (`DuelEnv.reset` and `DuelEnv.step` for many rows), and
@@ -95,7 +99,8 @@ class BatchedDuels:
     Only the random opponent is compiled: `env.opponent` must be the random policy.
     `same_step` picks Gymnasium's autoreset mode: a finished row is dealt a new duel in
     the step that ends it (its last observation in `final_observations`), or by the
-    next step, whose action is then ignored.
+    next step, whose action is then ignored; either way the ended duel's last state is
+    copied to `final_duels`, where its result is read.
     """
 
     def __init__(self, env: DuelEnv, num_envs: int, same_step: bool = False) -> None:
@@ -119,6 +124,8 @@ class BatchedDuels:
         self.illegal_penalty = float(env.illegal_penalty)
         self.illegal_limit = env.illegal_limit
         self.duels: np.ndarray = self.module.new_duels(num_envs, self.rules)
+        self.final_duels: np.ndarray = self.module.new_duels(num_envs, self.rules)
+        """Each row's last ended duel, as it ended (a same-step reset deals over `duels`)."""
         self.seats = new_seats(num_envs)
         n, size = num_envs, env.observation_spec.size
         self.observations = np.zeros((n, size), np.float32)
@@ -184,6 +191,7 @@ class BatchedDuels:
             self.truncated,
             self.masks,
             self.final_observations,
+            self.final_duels,
             self.ended,
         )
         if self.compiled:  # the hot path: no guard, a step costs a few microseconds
@@ -211,6 +219,12 @@ class BatchedDuels:
         self.terminated = np.empty_like(self.terminated)
         self.truncated = np.empty_like(self.truncated)
         return out
+
+    def aftermath(self, duels: np.ndarray) -> dict[str, np.ndarray]:
+        """What `state.aftermath()` reports of ended `duels` (rows of this batch), each key
+        an array over them: empty where the system's state reports nothing."""
+        report = getattr(self.module, "aftermath", None)
+        return {} if report is None else report(duels, self.rules)
 
     @property
     def longest_duel(self) -> int:

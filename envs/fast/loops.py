@@ -162,10 +162,12 @@ def step_rows(
     truncated: np.ndarray,
     masks: np.ndarray,
     final_observations: np.ndarray,
+    final_duels: np.ndarray,
     ended: np.ndarray,
 ) -> int:
     """One `DuelEnv.step` in every row, with Gymnasium's autoreset (same step or next
-    step). Returns -1, or a row whose action is illegal under `raise_illegal` (nothing is
+    step); an ended row's last duel is copied to `final_duels` before a new one is dealt.
+    Returns -1, or a row whose action is illegal under `raise_illegal` (nothing is
     stepped then)."""
     r = rules[0]
     if raise_illegal:
@@ -196,7 +198,7 @@ def step_rows(
                 _play_opponent(d, r, e, mask)
             if d.over:
                 if d.winner >= 0:
-                    rewards[i] = 1.0 if d.winner == seat else -1.0
+                    rewards[i] = d.stake if d.winner == seat else -d.stake  # `Outcome.reward`
                 truncated[i] = d.truncated
                 terminated[i] = not d.truncated
         observe(d, r, seat, observations[i])
@@ -204,6 +206,7 @@ def step_rows(
             _learner_mask(d, r, seat, mask)
             continue
         ended[i] = True
+        final_duels[i] = d
         if same_step:
             final_observations[i] = observations[i]
             _reset_row(d, r, e, fixed_seat, mask)

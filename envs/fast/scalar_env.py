@@ -51,6 +51,8 @@ class FastDuelEnv(gym.Env):
             engine.duels["over"],
             engine.duels["winner"],
         )
+        self._duel = engine.duels[:1]
+        """The duel's row, as an array of one (what `aftermath` reads)."""
         self._ended: str | None = None
         """The ended duel's reason (None while it goes on)."""
         self._started = False
@@ -113,4 +115,7 @@ class FastDuelEnv(gym.Env):
             info["outcome"] = self._ended
             decided = self._over[0] and not illegal  # an illegal-action truncation is no result
             info["winner"] = int(self._winner[0]) if decided else DRAW
+            info.update(
+                {key: int(values[0]) for key, values in self.engine.aftermath(self._duel).items()}
+            )
         return info

@@ -34,7 +34,10 @@ class DuelVectorEnv(gym.vector.VectorEnv):
             the round cap and the illegal-action limit end every duel before it.
 
     `info` holds `action_mask` (N x actions) and `seat` for every row, and `winner`
-    (a seat or -1 for a draw) for the rows whose duel ended this step.
+    (a seat or -1 for a draw) and what the state's `aftermath` reports (a mob's members
+    downed and saved) for the rows whose duel ended this step; under same-step
+    autoreset, as Gymnasium's `SyncVectorEnv` puts it, `info` is the new duels' and the
+    ended ones' `winner` is in `info["final_info"]` (rows `info["_final_info"]`).
     """
 
     def __init__(
@@ -70,12 +73,12 @@ class DuelVectorEnv(gym.vector.VectorEnv):
         self.single_action_space = env.action_space
         self.observation_space = batch_space(env.observation_space, num_envs)
         self.action_space = batch_space(env.action_space, num_envs)
-        duels = self.engine.duels
+        final = self.engine.final_duels
         self._fields = (
             self.engine.seats["seat"],
-            duels["over"],
-            duels["winner"],
-            duels["truncated"],
+            final["over"],
+            final["winner"],
+            final["truncated"],
         )
         """Views of the engine's rows that `info` reads, made once (a field costs a microsecond)."""
         self._every = np.ones(num_envs, np.bool_)
@@ -134,7 +137,15 @@ class DuelVectorEnv(gym.vector.VectorEnv):
             rows = np.flatnonzero(ended)  # a few rows a step: read only theirs
             # the illegal-action limit truncates without a result
             illegal = engine.truncated[rows] & ~rules_truncated[rows]
-            info["winner"] = np.zeros(self.num_envs, np.int64)
-            info["winner"][rows] = np.where(over[rows] & ~illegal, winner[rows], DRAW)
-            info["_winner"] = ended
+            winners = np.zeros(self.num_envs, np.int64)
+            winners[rows] = np.where(over[rows] & ~illegal, winner[rows], DRAW)
+            results = {"winner": winners, "_winner": ended}
+            for key, values in engine.aftermath(engine.final_duels[rows]).items():
+                results[key] = np.zeros(self.num_envs, values.dtype)
+                results[key][rows] = values
+                results[f"_{key}"] = ended
+            if engine.same_step:  # the ended duels' info, beside the new ones'
+                info["final_info"], info["_final_info"] = results, ended
+            else:
+                info.update(results)
         return info

@@ -328,6 +328,7 @@ def duel_dtype() -> np.dtype:
             ("over", np.bool_),
             ("winner", np.int64),
             ("truncated", np.bool_),
+            ("stake", np.float64),  # what the win is worth
             ("ending", np.int64),  # an index into ENDINGS
         ],
         align=True,
@@ -449,6 +450,7 @@ def new_duel(d: np.void, r: np.void, dice: np.ndarray) -> None:
     d.b_free_used = 0
     d.queue_start = d.queue_end = 0
     d.over = False
+    d.stake = 1.0  # every win is worth 1
     d.winner = -1
     d.truncated = False
     d.ending = GOING_ON

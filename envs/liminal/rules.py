@@ -607,12 +607,18 @@ class LiminalRuleset:
 
     @staticmethod
     def _draw(fighter: Fighter, weapon: Weapon) -> None:
-        """Put `weapon` in hand: the free draw of the round (§4), when it is not there yet."""
-        if fighter.weapon is weapon or weapon not in fighter.carried:
-            return  # already in hand, or fists
-        fighter.held = next(  # of two alike, the one not knocked away
-            i for i, w in enumerate(fighter.carried) if w is weapon and i not in fighter.dropped
+        """Put `weapon` in hand: the free draw of the round (§4), when it is not there yet.
+        Of two alike, the one not knocked away; bare hands a loadout lists and a critical
+        knocked away are no weapon to draw: the fists stay empty."""
+        if fighter.weapon is weapon:
+            return
+        slot = next(
+            (i for i, w in enumerate(fighter.carried) if w is weapon and i not in fighter.dropped),
+            None,
         )
+        if slot is None:
+            return  # fists, not carried (or their listed slot knocked away)
+        fighter.held = slot
         fighter.drew_this_round = True
 
 

@@ -21,6 +21,7 @@ SYSTEMS = (
         scenario_ids=lambda: setup.load_catalog().scenarios,
         # long_shot left out: two experts' side A scores 0.889
         suite=({"scenario": "standoff"}, {"scenario": "brawl"}, {"scenario": "street"}),
+        fast="duelo.envs.liminal.fast",
     ),
     System(
         id="liminal_mob",
@@ -32,6 +33,7 @@ SYSTEMS = (
         npcs="duelo.envs.liminal.npcs:NPCS",  # the same NPCs play hero or mob
         scenario_ids=load_mob_scenarios,
         suite=({"scenario": "street_gang"}, {"scenario": "back_alley"}),
+        fast="duelo.envs.liminal.fast",  # the duel's kernels, with the mob's rules
     ),
     System(
         id="liminal_skirmish",

@@ -54,8 +54,9 @@ def test_a_hundred_thousand_decisions_match_the_reference(variant: str) -> None:
 
 
 def test_same_step_autoreset_keeps_the_last_observation() -> None:
-    """SAME_STEP: the ending step returns the new duel; `final_obs` holds the old one's end,
-    which is what a scalar env returned on that step."""
+    """SAME_STEP: the ending step returns the new duel; `final_obs` and `final_info` hold
+    the old one's end, which is what a scalar env returned on that step (its winner was
+    once read from the row after the new duel was dealt there)."""
     fast = gym.make_vec(
         "duelo/EsgrimaDuel-v2", num_envs=4, autoreset_mode=gym.vector.AutoresetMode.SAME_STEP
     )
@@ -69,12 +70,13 @@ def test_same_step_autoreset_keeps_the_last_observation() -> None:
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
         observations, rewards, terminated, truncated, info = fast.step(actions)
         for row, env in enumerate(scalars):
-            expected, reward, *_ = env.step(int(actions[row]))
+            expected, reward, _, _, env_info = env.step(int(actions[row]))
             assert reward == rewards[row]
             if terminated[row] or truncated[row]:
                 ended_once = True
                 for key in expected:
                     np.testing.assert_array_equal(info["final_obs"][row][key], expected[key])
+                assert info["final_info"]["winner"][row] == env_info["winner"]
                 expected, _ = env.reset()
             for key in expected:
                 np.testing.assert_array_equal(observations[key][row], expected[key])
@@ -143,5 +145,5 @@ def test_what_the_engine_cannot_play_is_refused() -> None:
         gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=2, render_mode="ansi")
     with pytest.raises(ValueError, match="could cut a duel short"):
         gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=2, max_episode_steps=50)
-    with pytest.raises(ValueError, match="no batched engine for 'liminal'"):
-        DuelVectorEnv(make_env("liminal"), 2)
+    with pytest.raises(ValueError, match="no batched engine for 'dunwich'"):
+        DuelVectorEnv(make_env("dunwich"), 2)

@@ -7,23 +7,49 @@ import contextlib
 import io
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("numba")
 
-from duelo.envs.esgrima import fast_duel as esgrima_duel  # noqa: E402
 from duelo.envs.fast import engine, loops  # noqa: E402
-from duelo.envs.infierno import fast as infierno  # noqa: E402
+from duelo.envs.systems import SYSTEMS, batched_systems  # noqa: E402
+from duelo.evaluation.tournament import default_suite  # noqa: E402
+
+MODULES = list(dict.fromkeys(engine.compiled_module(name) for name in batched_systems()))
+"""Each compiled module once (the Liminal duel's serves the mob too)."""
+OFF_THE_SUITE: dict[str, list[dict[str, Any]]] = {
+    "esgrima_duel": [{"options": {"deck_copies": 2}}, {"options": {"deck_copies": 20}}],
+    "infierno": [{"options": {"round_cap": 3, "crit_choice": "agent"}}],
+    "liminal": [{"scenario": "long_shot", "options": {"initiative_mode": "opposed"}}],
+    "liminal_mob": [{"scenario": "street_gang", "hero": "doctor"}],
+}
+"""Setups beyond each suite whose options size or shape the rows, if anything does."""
 
 
 def test_each_system_compiles_the_loops_on_its_own_kernels() -> None:
-    for module in (infierno, esgrima_duel):
+    for module in MODULES:
         for name in ("reset_rows", "step_rows", "start_rows", "play_rows"):
             loop = getattr(module, name)
             assert loop.py_func.__code__.co_filename == module.__file__
             assert loop.py_func.__globals__ is vars(module)  # its kernels, not another's
-    assert infierno.step_rows is not esgrima_duel.step_rows
+    assert len({id(module.step_rows) for module in MODULES}) == len(MODULES) == 3
+
+
+@pytest.mark.parametrize("name", batched_systems())
+def test_every_setup_of_a_system_shares_one_row_layout(name: str) -> None:
+    """One rules dtype and one duel dtype whatever the setup, so that numba compiles each
+    kernel for one signature. Processes compiling two signatures of a kernel at once
+    (xdist workers, tournament workers on a fresh install) could number theirs alike in
+    numba's cache index and load each other's machine code: the fencing duel, whose deck
+    once sized its row, then played other duels than the reference (reproduced with the
+    cache cleared and four workers, every time)."""
+    module = engine.compiled_module(name)
+    setups = [*default_suite(name, {}), *OFF_THE_SUITE.get(name, [])]
+    rules = [module.rules_of(SYSTEMS[name].ruleset(**setup)) for setup in setups]
+    assert len({r.dtype for r in rules}) == 1
+    assert len({module.new_duels(1, r).dtype for r in rules}) == 1
 
 
 def test_a_cache_made_before_a_shared_file_changed_is_dropped(tmp_path: Path) -> None:

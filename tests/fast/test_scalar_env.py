@@ -18,8 +18,9 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import duelo  # noqa: E402, F401  (registers the ids)
 from duelo.envs.core.ruleset import IllegalActionError  # noqa: E402
 from duelo.envs.fast.scalar_env import FastDuelEnv  # noqa: E402
+from duelo.envs.systems import SYSTEMS, batched_systems  # noqa: E402
 
-ENV_IDS = ("duelo/Infierno-v2", "duelo/EsgrimaDuel-v2", "duelo/EsgrimaDuelFaithful-v2")
+ENV_IDS = tuple(env_id for name in batched_systems() for env_id in SYSTEMS[name].env_ids)
 
 
 def same(a: Any, b: Any) -> bool:
@@ -89,8 +90,8 @@ def test_the_fast_env_refuses_what_it_does_not_serve() -> None:
         gym.make("duelo/Infierno-v2", engine="fast", opponent="expert")
     with pytest.raises(ValueError, match="engine must be one of"):
         gym.make("duelo/Infierno-v2", engine="numba")
-    with pytest.raises(ValueError, match="no batched engine for 'liminal'"):
-        gym.make("duelo/Liminal-v2", engine="fast")
+    with pytest.raises(ValueError, match="no batched engine for 'dunwich'"):
+        gym.make("duelo/Dunwich-v2", engine="fast")
     with pytest.raises(ValueError, match="vectorization_mode='sync'"):
         gym.make_vec("duelo/Infierno-v2", num_envs=2, engine="python")
     env = gym.make("duelo/EsgrimaDuel-v2", engine="fast")

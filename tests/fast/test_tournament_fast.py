@@ -42,7 +42,7 @@ def both_engines(spec: TournamentSpec, out: Path) -> tuple[bytes, bytes]:
     return (out / "python" / RESULTS_FILE).read_bytes(), (out / "fast" / RESULTS_FILE).read_bytes()
 
 
-@pytest.mark.parametrize("system_name", ["infierno", "esgrima_duel"])
+@pytest.mark.parametrize("system_name", ["infierno", "esgrima_duel", "liminal", "liminal_mob"])
 def test_a_suite_tournament_writes_the_same_bytes(system_name: str, tmp_path: Path) -> None:
     """The system's whole suite (every scenario or variant, asymmetric stat blocks), the
     shipped brain, the expert and the random policy: every way of deciding in a batch."""
@@ -67,6 +67,9 @@ def test_a_suite_tournament_writes_the_same_bytes(system_name: str, tmp_path: Pa
         ("infierno", {"scenario": "ambush", "options": {"crit_choice": "agent"}}),
         ("esgrima_duel", {"options": {"duel_variant": "faithful"}}),
         ("esgrima_duel", {"options": {"duel_end": "first_blood", "exchange_cap": 3}}),
+        ("liminal", {"scenario": "long_shot"}),
+        ("liminal", {"scenario": "brawl", "options": {"crit_choice": "fixed", "round_cap": 3}}),
+        ("liminal_mob", {"scenario": "street_gang", "hero": "doctor"}),
     ],
 )
 def test_random_against_random_plays_in_the_kernels_alone(
@@ -82,7 +85,8 @@ def test_random_against_random_plays_in_the_kernels_alone(
     assert batched_records(jobs) == records
     reasons = {record["reason"] for record in records}
     assert len(reasons) >= 2
-    if variant.get("options", {}).get("exchange_cap") == 3:
+    options = variant.get("options", {})
+    if 3 in (options.get("exchange_cap"), options.get("round_cap")):
         assert "round cap of 3" in reasons
 
 
@@ -167,6 +171,8 @@ BATCH_POLICIES = [
     ("esgrima_duel", "duelo/EsgrimaDuel-v2", "aggressive"),
     ("esgrima_duel", "duelo/EsgrimaDuel-v2", "cautious"),
     ("esgrima_duel", "duelo/EsgrimaDuelFaithful-v2", "brain:esgrima_duel_faithful"),
+    ("liminal", "duelo/Liminal-v2", "brain:liminal"),
+    ("liminal_mob", "duelo/LiminalMob-v2", "brain:liminal_mob"),
 ]
 
 
@@ -213,8 +219,8 @@ def test_what_the_fast_engine_cannot_play_is_refused_before_any_duel(
     def spec(system_name: str, policies: tuple[str, ...], dice: Any = "stream") -> Any:
         return TournamentSpec(system_name, policies, duels=2, dice=dice)
 
-    with pytest.raises(ValueError, match="not liminal"):
-        check_engine(spec("liminal", ("liminal:random", "liminal:expert")))
+    with pytest.raises(ValueError, match="not dunwich"):
+        check_engine(spec("dunwich", ("dunwich:random", "dunwich:expert")))
     with pytest.raises(ValueError, match="sandbox process"):
         check_engine(spec("infierno", ("infierno:random", "tests.hostile:Hanger")))
     with pytest.raises(ValueError, match="--dice stream"):

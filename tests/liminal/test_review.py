@@ -4,6 +4,7 @@ enumeration of the dice through the rules themselves."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from fractions import Fraction
 from typing import Any
@@ -45,6 +46,22 @@ def test_a_second_disarm_does_not_give_back_the_first_weapon() -> None:
     fight.act(A.RECOVER, 1, 1)  # the quick grab fails: the pistol, and the turn ends
     assert gunman.held == 0 and gunman.dropped == (1,)
     assert "Gunman recovers the pistol" in fight.log()
+
+
+def test_listed_bare_hands_knocked_away_leave_the_fists_empty() -> None:
+    """A loadout may list the bare hands; a disarming critical knocks that slot away, and
+    the boxer's next punch is thrown with empty fists (before, drawing the dropped slot
+    raised StopIteration)."""
+    thug = CATALOG.characters["thug"]
+    boxer = dataclasses.replace(thug, id="boxer", name="Boxer", weapons=("unarmed",))
+    fight = duel(character("duelist"), boxer, 0, A_FIRST)
+    fight.act(A.HOLD_MELEE, 6, 6)  # 12 + 3 + 2 (a sword against fists) = 17 vs 10: critical
+    fight.act(A.CRIT_DISARM, 1)  # 1 + 3 = 4: 9 -> 5
+    fists = fight.state.fighters[1]
+    assert fists.dropped == (0,) and fists.held is None
+    fight.act(A.HOLD_MELEE, 6, 6, 3)  # 12 + 2 = 14 vs 8 + 3 = 11; 1d6 3 bare-handed
+    assert fists.held is None and not fists.drew_this_round
+    assert fight.state.fighters[0].endurance == 7
 
 
 def scenario(**places: tuple[bool, bool]) -> Scenario:
