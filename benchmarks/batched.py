@@ -263,9 +263,11 @@ TOURNAMENT_PAIRINGS = (
     ("esgrima_duel", "esgrima_duel:expert", "esgrima_duel:aggressive"),
     ("liminal", "liminal:random", "brain:liminal"),
     ("liminal", "liminal:expert", "liminal:aggressive"),
+    ("dunwich", "dunwich:random", "brain:dunwich"),
+    ("dunwich", "dunwich:expert", "dunwich:aggressive"),
 )
 """Random decides in the kernels, a brain and Infierno's NPCs in one call a batch, the
-fencing duel's and Liminal's experts row by row."""
+fencing duel's, Liminal's and Dunwich's experts row by row."""
 
 
 def tournament_figures(quick: bool = False) -> dict[str, Any] | None:

@@ -21,6 +21,7 @@ SYSTEMS = (
         scenario_ids=lambda: setup.load_catalog().scenarios,
         # crossfire is left out: the Hunter escapes, a draw, in every duel of two experts
         suite=tuple({"scenario": s} for s in ("back_alley", "warehouse", "rooftop")),
+        fast="duelo.envs.dunwich.fast",
     ),
     System(
         id="dunwich_skirmish",

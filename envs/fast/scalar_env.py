@@ -115,7 +115,7 @@ class FastDuelEnv(gym.Env):
             info["outcome"] = self._ended
             decided = self._over[0] and not illegal  # an illegal-action truncation is no result
             info["winner"] = int(self._winner[0]) if decided else DRAW
-            info.update(
-                {key: int(values[0]) for key, values in self.engine.aftermath(self._duel).items()}
-            )
+            for key, values in self.engine.aftermath(self._duel).items():
+                value = values[0]  # as the state reports it: a Python number, or a tuple
+                info[key] = value.item() if isinstance(value, np.generic) else value
         return info

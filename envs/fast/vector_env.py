@@ -141,7 +141,10 @@ class DuelVectorEnv(gym.vector.VectorEnv):
             winners[rows] = np.where(over[rows] & ~illegal, winner[rows], DRAW)
             results = {"winner": winners, "_winner": ended}
             for key, values in engine.aftermath(engine.final_duels[rows]).items():
+                # as `SyncVectorEnv` stacks a key: numbers in zeros, anything else in None
                 results[key] = np.zeros(self.num_envs, values.dtype)
+                if values.dtype == object:
+                    results[key][:] = None
                 results[key][rows] = values
                 results[f"_{key}"] = ended
             if engine.same_step:  # the ended duels' info, beside the new ones'

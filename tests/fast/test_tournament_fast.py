@@ -42,7 +42,9 @@ def both_engines(spec: TournamentSpec, out: Path) -> tuple[bytes, bytes]:
     return (out / "python" / RESULTS_FILE).read_bytes(), (out / "fast" / RESULTS_FILE).read_bytes()
 
 
-@pytest.mark.parametrize("system_name", ["infierno", "esgrima_duel", "liminal", "liminal_mob"])
+@pytest.mark.parametrize(
+    "system_name", ["infierno", "esgrima_duel", "liminal", "liminal_mob", "dunwich"]
+)
 def test_a_suite_tournament_writes_the_same_bytes(system_name: str, tmp_path: Path) -> None:
     """The system's whole suite (every scenario or variant, asymmetric stat blocks), the
     shipped brain, the expert and the random policy: every way of deciding in a batch."""
@@ -70,6 +72,7 @@ def test_a_suite_tournament_writes_the_same_bytes(system_name: str, tmp_path: Pa
         ("liminal", {"scenario": "long_shot"}),
         ("liminal", {"scenario": "brawl", "options": {"crit_choice": "fixed", "round_cap": 3}}),
         ("liminal_mob", {"scenario": "street_gang", "hero": "doctor"}),
+        ("dunwich", {"scenario": "crossfire", "options": {"round_cap": 3}}),
     ],
 )
 def test_random_against_random_plays_in_the_kernels_alone(
@@ -173,6 +176,7 @@ BATCH_POLICIES = [
     ("esgrima_duel", "duelo/EsgrimaDuelFaithful-v2", "brain:esgrima_duel_faithful"),
     ("liminal", "duelo/Liminal-v2", "brain:liminal"),
     ("liminal_mob", "duelo/LiminalMob-v2", "brain:liminal_mob"),
+    ("dunwich", "duelo/Dunwich-v2", "brain:dunwich"),
 ]
 
 
@@ -219,8 +223,8 @@ def test_what_the_fast_engine_cannot_play_is_refused_before_any_duel(
     def spec(system_name: str, policies: tuple[str, ...], dice: Any = "stream") -> Any:
         return TournamentSpec(system_name, policies, duels=2, dice=dice)
 
-    with pytest.raises(ValueError, match="not dunwich"):
-        check_engine(spec("dunwich", ("dunwich:random", "dunwich:expert")))
+    with pytest.raises(ValueError, match="not vampiro"):
+        check_engine(spec("vampiro", ("vampiro:random", "vampiro:expert")))
     with pytest.raises(ValueError, match="sandbox process"):
         check_engine(spec("infierno", ("infierno:random", "tests.hostile:Hanger")))
     with pytest.raises(ValueError, match="--dice stream"):
