@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from duelo.agents.plans import first_legal
+from duelo.agents.plans import first_legal, first_legal_batch, first_legal_by_row
 from duelo.envs.core.observation import FieldReader
 from duelo.envs.dunwich.observation import BOXES, OBSERVATION_SPEC
 from duelo.envs.dunwich.odds import at_least_one, knockout, opposed, pool
@@ -184,6 +184,10 @@ def _knockout_marks(dice: int) -> float:
     return float(sum(p * marks for marks, p in knockout(dice).items()))
 
 
+_HP_SELF = OBSERVATION_SPEC.index("hp", "self")
+"""A flat observation's column of the learner's Incapacitation boxes left."""
+
+
 def _read(observation: Mapping[str, np.ndarray]) -> FieldReader:
     return OBSERVATION_SPEC.read(observation)
 
@@ -252,16 +256,19 @@ class AggressiveBrawler:
     name = "aggressive"
     description = "bids to act first, charges with Dañar, answers with Dañar"
 
+    PLAN = (A.BID_1, A.BID_0, A.DANAR, A.SHOOT, A.ADVANCE, A.REACT_DANAR, A.REACT_DEFEND)
+
     def act(
         self,
         observation: Mapping[str, np.ndarray],
         action_mask: np.ndarray,
         rng: np.random.Generator,
     ) -> int:
-        return first_legal(
-            action_mask,
-            [A.BID_1, A.BID_0, A.DANAR, A.SHOOT, A.ADVANCE, A.REACT_DANAR, A.REACT_DEFEND],
-        )
+        return first_legal(action_mask, self.PLAN)
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for every row at once (`BatchPolicy`: a batched tournament asks this way)."""
+        return first_legal_batch(action_masks, self.PLAN)
 
 
 class CautiousBrawler:
@@ -279,12 +286,31 @@ class CautiousBrawler:
         action_mask: np.ndarray,
         rng: np.random.Generator,
     ) -> int:
-        read = _read(observation)
-        hurt = read("hp", "self") <= self.HURT
-        plan = [A.ESCAPE] if hurt else []
-        plan += [A.BID_0, A.REACT_DEFEND, A.RETREAT_SHOOT, A.SHOOT]
-        plan += [A.SPRINT] if hurt else [A.POSITION_DANAR, A.DANAR]
-        return first_legal(action_mask, [*plan, A.RETREAT])
+        hurt = _read(observation)("hp", "self") <= self.HURT
+        return first_legal(action_mask, [action for action, wanted in self._plan(hurt) if wanted])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for every row at once (`BatchPolicy`): the same plan, row by row."""
+        hurt = observations[:, _HP_SELF] <= self.HURT
+        return first_legal_by_row(action_masks, self._plan(hurt))
+
+    @staticmethod
+    def _plan(hurt: np.ndarray | bool) -> list[tuple[int, np.ndarray | bool]]:
+        """Each action in order of preference, with whether (or the rows where) it is
+        wanted: escape when hurt; no bid; Defenderse; shoot; sprint away when hurt, else
+        a position and Dañar; fall back."""
+        steady = ~hurt if isinstance(hurt, np.ndarray) else not hurt
+        return [
+            (A.ESCAPE, hurt),
+            (A.BID_0, True),
+            (A.REACT_DEFEND, True),
+            (A.RETREAT_SHOOT, True),
+            (A.SHOOT, True),
+            (A.SPRINT, hurt),
+            (A.POSITION_DANAR, steady),
+            (A.DANAR, steady),
+            (A.RETREAT, True),
+        ]
 
 
 class ExpertBrawler:

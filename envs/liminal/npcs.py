@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from duelo.agents.plans import first_legal
+from duelo.agents.plans import first_legal, first_legal_batch, first_legal_by_row
 from duelo.envs.core.dice import dice_sum, expectation, probability, transform
 from duelo.envs.core.observation import FieldReader
 from duelo.envs.liminal.mob import OBSERVATION_SPEC as MOB_SPEC
@@ -30,6 +30,9 @@ A = Action
 MEAN_D6 = 3.5
 MOVES = ((A.HOLD, 0), (A.ADVANCE, -1), (A.RETREAT, 1))
 """The free moves and their step: action id of (move, no deed) and the distance change."""
+_HP = [OBSERVATION_SPEC.index("hp", side) for side in ("self", "opponent")]
+_HP_MAX = [OBSERVATION_SPEC.index("hp_max", side) for side in ("self", "opponent")]
+"""Columns of a flat observation, the duel's and a mob fight's alike (its key comes last)."""
 
 
 def _read(observation: Mapping[str, np.ndarray]) -> FieldReader:
@@ -310,27 +313,30 @@ class AggressiveFighter:
     name = "aggressive"
     description = "attack whenever a weapon reaches, otherwise close in; crits for damage"
 
+    PLAN = (
+        A.CRIT_DAMAGE,
+        A.DEFEND_PERFECT_COVER,
+        A.HOLD_MELEE,
+        A.ADVANCE_MELEE,
+        A.HOLD_SHOOT,
+        A.ADVANCE_SHOOT,
+        A.RECOVER,
+        A.FAST_ADVANCE,
+        A.ADVANCE,
+        A.HOLD,
+    )
+
     def act(
         self,
         observation: Mapping[str, np.ndarray],
         action_mask: np.ndarray,
         rng: np.random.Generator,
     ) -> int:
-        return first_legal(
-            action_mask,
-            [
-                A.CRIT_DAMAGE,
-                A.DEFEND_PERFECT_COVER,
-                A.HOLD_MELEE,
-                A.ADVANCE_MELEE,
-                A.HOLD_SHOOT,
-                A.ADVANCE_SHOOT,
-                A.RECOVER,
-                A.FAST_ADVANCE,
-                A.ADVANCE,
-                A.HOLD,
-            ],
-        )
+        return first_legal(action_mask, self.PLAN)
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for every row at once (`BatchPolicy`: a batched tournament asks this way)."""
+        return first_legal_batch(action_masks, self.PLAN)
 
 
 class CautiousFighter:
@@ -352,14 +358,37 @@ class CautiousFighter:
         read = _read(observation)
         me_hurt = read("hp", "self") <= self.HURT * read("hp_max", "self")
         them_hurt = read("hp", "opponent") <= self.HURT * read("hp_max", "opponent")
-        crits = [A.DEFEND_WITHDRAW] if me_hurt else [A.DEFEND_PERFECT_COVER]
-        plan = [*crits, A.DEFEND_PERFECT_COVER, A.CRIT_ACT_FIRST, A.CRIT_DAMAGE]
-        if them_hurt:
-            plan += [A.HOLD_SOCIAL, A.RETREAT_SOCIAL]
-        if me_hurt:
-            plan += [A.RETREAT_DEFEND, A.HOLD_DEFEND]
-        plan += [A.RETREAT_SHOOT, A.HOLD_SHOOT, A.RECOVER, A.HOLD_MELEE, A.HOLD_DEFEND]
-        return first_legal(action_mask, plan)
+        plan = self._plan(me_hurt, them_hurt)
+        return first_legal(action_mask, [action for action, wanted in plan if wanted])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for every row at once (`BatchPolicy`): the same plan, row by row."""
+        hp, hp_max = observations[:, _HP], observations[:, _HP_MAX]
+        hurt = hp <= self.HURT * hp_max
+        return first_legal_by_row(action_masks, self._plan(hurt[:, 0], hurt[:, 1]))
+
+    @staticmethod
+    def _plan(
+        me_hurt: np.ndarray | bool, them_hurt: np.ndarray | bool
+    ) -> list[tuple[int, np.ndarray | bool]]:
+        """Each action in order of preference, with whether (or the rows where) it is
+        wanted: withdraw on a critical stance when hurt, else perfect cover; demand
+        surrender of a hurt rival; defend when hurt; shoot, recover, strike, defend."""
+        return [
+            (A.DEFEND_WITHDRAW, me_hurt),
+            (A.DEFEND_PERFECT_COVER, True),
+            (A.CRIT_ACT_FIRST, True),
+            (A.CRIT_DAMAGE, True),
+            (A.HOLD_SOCIAL, them_hurt),
+            (A.RETREAT_SOCIAL, them_hurt),
+            (A.RETREAT_DEFEND, me_hurt),
+            (A.HOLD_DEFEND, me_hurt),
+            (A.RETREAT_SHOOT, True),
+            (A.HOLD_SHOOT, True),
+            (A.RECOVER, True),
+            (A.HOLD_MELEE, True),
+            (A.HOLD_DEFEND, True),
+        ]
 
 
 class ExpertFighter:

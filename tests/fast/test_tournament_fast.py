@@ -177,6 +177,11 @@ BATCH_POLICIES = [
     ("liminal", "duelo/Liminal-v2", "brain:liminal"),
     ("liminal_mob", "duelo/LiminalMob-v2", "brain:liminal_mob"),
     ("dunwich", "duelo/Dunwich-v2", "brain:dunwich"),
+    ("liminal", "duelo/Liminal-v2", "aggressive"),
+    ("liminal", "duelo/Liminal-v2", "cautious"),
+    ("liminal_mob", "duelo/LiminalMob-v2", "cautious"),
+    ("dunwich", "duelo/Dunwich-v2", "aggressive"),
+    ("dunwich", "duelo/Dunwich-v2", "cautious"),
 ]
 
 
