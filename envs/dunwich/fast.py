@@ -205,12 +205,12 @@ def new_duels(num_envs: int, rules: np.ndarray) -> np.ndarray:
     return np.zeros(num_envs, DUEL_DTYPE)
 
 
-def aftermath(duels: np.ndarray, rules: np.ndarray) -> dict[str, np.ndarray]:
-    """`DunwichState.aftermath()` of ended duels (rows of `duels`): `dying` by seat, five
+def aftermath(duels: np.ndarray, rows: np.ndarray, rules: np.ndarray) -> dict[str, np.ndarray]:
+    """`DunwichState.aftermath()` of the ended duels `duels[rows]`: `dying` by seat, five
     or more Vitality boxes crossed and not all (§9)."""
-    crossed = duels["crossed"].sum(axis=2)
+    crossed = duels["crossed"][rows].sum(axis=2)
     dying = (crossed >= DYING) & (crossed < BOXES)
-    out = np.empty(len(duels), dtype=object)
+    out = np.empty(len(rows), dtype=object)
     out[:] = [(bool(a), bool(b)) for a, b in dying]
     return {"dying": out}
 

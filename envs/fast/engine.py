@@ -15,8 +15,9 @@ Each system's compiled module, beside its rules (`envs/infierno/fast.py`,
   worth, `Outcome.stake`), `ending` and `round` the loops and this module read;
 - `longest_duel(rules, illegal_limit)`: the most learner steps one duel can last;
 - `ending_reason(duel, rules, names)`: the reference's words for how a duel ended;
-- where the state has an aftermath, `aftermath(duels, rules)`: what `state.aftermath()`
-  reports of ended duels (rows), each key an array over them;
+- where the state has an aftermath, `aftermath(duels, rows, rules)`: what
+  `state.aftermath()` reports of the ended duels `duels[rows]`, each key an array
+  over them (reading only the fields it needs: a few rows a step);
 
 and ends with `loops.compile_into(globals())`, which adds the loops on its kernels:
 `reset_rows` and `step_rows` (`DuelEnv.reset` and `DuelEnv.step` for many rows), and
@@ -100,7 +101,7 @@ class BatchedDuels:
     `same_step` picks Gymnasium's autoreset mode: a finished row is dealt a new duel in
     the step that ends it (its last observation in `final_observations`), or by the
     next step, whose action is then ignored; either way the ended duel's last state is
-    copied to `final_duels`, where its result is read.
+    in `final_duels`, where its result is read.
     """
 
     def __init__(self, env: DuelEnv, num_envs: int, same_step: bool = False) -> None:
@@ -124,8 +125,9 @@ class BatchedDuels:
         self.illegal_penalty = float(env.illegal_penalty)
         self.illegal_limit = env.illegal_limit
         self.duels: np.ndarray = self.module.new_duels(num_envs, self.rules)
-        self.final_duels: np.ndarray = self.module.new_duels(num_envs, self.rules)
-        """Each row's last ended duel, as it ended (a same-step reset deals over `duels`)."""
+        self.final_duels = self.module.new_duels(num_envs, self.rules) if same_step else self.duels
+        """Each row's last ended duel as it ended: a copy under same-step autoreset, which
+        deals a new duel over it in `duels`; `duels` itself otherwise."""
         self.seats = new_seats(num_envs)
         n, size = num_envs, env.observation_spec.size
         self.observations = np.zeros((n, size), np.float32)
@@ -220,11 +222,12 @@ class BatchedDuels:
         self.truncated = np.empty_like(self.truncated)
         return out
 
-    def aftermath(self, duels: np.ndarray) -> dict[str, np.ndarray]:
-        """What `state.aftermath()` reports of ended `duels` (rows of this batch), each key
-        an array over them: empty where the system's state reports nothing."""
+    def aftermath(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        """What `state.aftermath()` reports of the ended duels of `rows` (`final_duels`),
+        each key an array over them: empty, and nothing read, where the system's state
+        reports nothing."""
         report = getattr(self.module, "aftermath", None)
-        return {} if report is None else report(duels, self.rules)
+        return {} if report is None else report(self.final_duels, rows, self.rules)
 
     @property
     def longest_duel(self) -> int:

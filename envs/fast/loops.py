@@ -166,7 +166,8 @@ def step_rows(
     ended: np.ndarray,
 ) -> int:
     """One `DuelEnv.step` in every row, with Gymnasium's autoreset (same step or next
-    step); an ended row's last duel is copied to `final_duels` before a new one is dealt.
+    step); under same-step autoreset an ended row's last duel and observation are copied
+    to `final_duels` and `final_observations` before a new duel is dealt.
     Returns -1, or a row whose action is illegal under `raise_illegal` (nothing is
     stepped then)."""
     r = rules[0]
@@ -206,8 +207,8 @@ def step_rows(
             _learner_mask(d, r, seat, mask)
             continue
         ended[i] = True
-        final_duels[i] = d
-        if same_step:
+        if same_step:  # the ended duel kept, as a new one is dealt over it
+            final_duels[i] = d
             final_observations[i] = observations[i]
             _reset_row(d, r, e, fixed_seat, mask)
             observe(d, r, e.seat, observations[i])

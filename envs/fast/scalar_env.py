@@ -51,8 +51,8 @@ class FastDuelEnv(gym.Env):
             engine.duels["over"],
             engine.duels["winner"],
         )
-        self._duel = engine.duels[:1]
-        """The duel's row, as an array of one (what `aftermath` reads)."""
+        self._row = np.zeros(1, np.int64)
+        """The one row, as the rows `aftermath` reads."""
         self._ended: str | None = None
         """The ended duel's reason (None while it goes on)."""
         self._started = False
@@ -115,7 +115,7 @@ class FastDuelEnv(gym.Env):
             info["outcome"] = self._ended
             decided = self._over[0] and not illegal  # an illegal-action truncation is no result
             info["winner"] = int(self._winner[0]) if decided else DRAW
-            for key, values in self.engine.aftermath(self._duel).items():
+            for key, values in self.engine.aftermath(self._row).items():
                 value = values[0]  # as the state reports it: a Python number, or a tuple
                 info[key] = value.item() if isinstance(value, np.generic) else value
         return info

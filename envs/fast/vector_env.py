@@ -140,7 +140,7 @@ class DuelVectorEnv(gym.vector.VectorEnv):
             winners = np.zeros(self.num_envs, np.int64)
             winners[rows] = np.where(over[rows] & ~illegal, winner[rows], DRAW)
             results = {"winner": winners, "_winner": ended}
-            for key, values in engine.aftermath(engine.final_duels[rows]).items():
+            for key, values in engine.aftermath(rows).items():
                 # as `SyncVectorEnv` stacks a key: numbers in zeros, anything else in None
                 results[key] = np.zeros(self.num_envs, values.dtype)
                 if values.dtype == object:

@@ -219,16 +219,15 @@ def new_duels(num_envs: int, rules: np.ndarray) -> np.ndarray:
     return np.zeros(num_envs, DUEL_DTYPE)
 
 
-def aftermath(duels: np.ndarray, rules: np.ndarray) -> dict[str, np.ndarray]:
-    """`state.aftermath()` of ended duels (rows of `duels`), a key each: a mob's members
+def aftermath(duels: np.ndarray, rows: np.ndarray, rules: np.ndarray) -> dict[str, np.ndarray]:
+    """`state.aftermath()` of the ended duels `duels[rows]`, a key each: a mob's members
     downed and saved (§12), nothing for a duel."""
     if not rules["mob"][0]:
         return {}
-    members = int(rules["mob_members"][0])
-    standing = (
-        np.maximum(duels["endurance"][:, MOB], 0) + MEMBER_ENDURANCE - 1
-    ) // MEMBER_ENDURANCE
-    return {"members_downed": members - standing, "members_saved": duels["saved"].copy()}
+    pool = np.maximum(duels["endurance"][rows, MOB], 0)
+    standing = (pool + MEMBER_ENDURANCE - 1) // MEMBER_ENDURANCE  # `mob.standing`
+    downed = int(rules["mob_members"][0]) - standing
+    return {"members_downed": downed, "members_saved": duels["saved"][rows]}
 
 
 # --- the ruleset interface ---------------------------------------------------------
