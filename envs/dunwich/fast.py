@@ -210,9 +210,13 @@ def aftermath(duels: np.ndarray, rows: np.ndarray, rules: np.ndarray) -> dict[st
     or more Vitality boxes crossed and not all (§9)."""
     crossed = duels["crossed"][rows].sum(axis=2)
     dying = (crossed >= DYING) & (crossed < BOXES)
-    out = np.empty(len(rows), dtype=object)
-    out[:] = [(bool(a), bool(b)) for a, b in dying]
-    return {"dying": out}
+    return {"dying": DYING_PAIRS[2 * dying[:, 0] + dying[:, 1]]}
+
+
+DYING_PAIRS = np.empty(4, dtype=object)
+DYING_PAIRS[:] = [(a, b) for a in (False, True) for b in (False, True)]
+"""`aftermath`'s pairs, as the reference reports them, picked by index (building a tuple
+a duel cost a tenth of the vector env's step at N = 1,024)."""
 
 
 # --- the ruleset interface ---------------------------------------------------------
