@@ -1,7 +1,8 @@
 """The batched Dunwich duel plays the scalar env's duels, decision for decision
 (`helpers.compare`): every scenario, each GM option off its default, a firearm against
 ballistic armour, fighters with no Advantage Points, the INI of a stat block, and the
-escape task (a draw, or a loss)."""
+escape task (a draw, or a loss). The slow suite plays 100,000 decisions in each
+scenario and 30,000 in each setup off the defaults."""
 
 from __future__ import annotations
 
@@ -75,9 +76,9 @@ def test_a_hundred_thousand_decisions_match_the_reference(scenario: str) -> None
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [*OPTIONS, *setups()])
-def test_a_hundred_thousand_decisions_match_off_the_defaults(name: str) -> None:
+def test_thirty_thousand_decisions_match_off_the_defaults(name: str) -> None:
     if name in OPTIONS:
         kwargs: dict[str, Any] = {"scenario": "back_alley", "options": OPTIONS[name]}
     else:
         kwargs = setups()[name]
-    assert compare(ENV_ID, kwargs, 100_000, num_envs=64, seed=2027) > 1_000
+    assert compare(ENV_ID, kwargs, 30_000, num_envs=64, seed=2027) > 300

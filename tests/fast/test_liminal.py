@@ -3,7 +3,8 @@ decision for decision (`helpers.compare`): every scenario, each GM option off it
 default, stat blocks with the defence bonus, the strength talents, two pistols alike
 and listed bare hands, cover, high ground and an unseen fighter; the mob armed and
 not, played by the learner too, against a hero with Medicine (who tends the fallen
-after the fight, rolling dice the next fight's stream goes on from)."""
+after the fight, rolling dice the next fight's stream goes on from). The slow suite
+plays 100,000 decisions in each shipped scenario and 30,000 in each setup off them."""
 
 from __future__ import annotations
 
@@ -103,8 +104,10 @@ def test_a_thousand_decisions_against_a_mob_match(name: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", MOBS)
-def test_a_hundred_thousand_decisions_against_a_mob_match(name: str) -> None:
-    assert compare(MOB_ID, MOBS[name], 100_000, num_envs=64, seed=2028) > 1_000
+def test_many_decisions_against_a_mob_match(name: str) -> None:
+    """100,000 decisions in each shipped scenario, 30,000 in each setup off them."""
+    decisions = 100_000 if name in ("street_gang", "back_alley") else 30_000
+    assert compare(MOB_ID, MOBS[name], decisions, num_envs=64, seed=2028) > decisions // 100
 
 
 @pytest.mark.slow
@@ -115,12 +118,12 @@ def test_a_hundred_thousand_decisions_match_the_reference(scenario: str) -> None
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [*OPTIONS, *setups()])
-def test_a_hundred_thousand_decisions_match_off_the_defaults(name: str) -> None:
+def test_thirty_thousand_decisions_match_off_the_defaults(name: str) -> None:
     if name in OPTIONS:
         kwargs: dict[str, Any] = {"scenario": "street", "options": OPTIONS[name]}
     else:
         kwargs = setups()[name]
-    assert compare(ENV_ID, kwargs, 100_000, num_envs=64, seed=2027) > 1_000
+    assert compare(ENV_ID, kwargs, 30_000, num_envs=64, seed=2027) > 300
 
 
 def test_a_withdrawal_pays_its_stake() -> None:
