@@ -14,11 +14,14 @@ alike), a knockout roll's odd and even dice, a damage die as it comes.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numba
 import numpy as np
 
 from duelo.envs.dunwich.rules import (
     ADJACENT,
+    ALLOWED,
     CHARGE,
     ESCAPE_CLEAR,
     ESCAPE_EXIT,
@@ -35,6 +38,8 @@ from duelo.envs.dunwich.state import (
     DYING,
     INCAPACITATION,
     REACTIONS,
+    SHOTS,
+    STRIKE_AND_RETREAT,
     VITALITY,
     Action,
     Maneuver,
@@ -51,34 +56,44 @@ VITALITY_BOX = np.array(VITALITY, dtype=np.int64)
 PLAN, ACT, REACT, PUSH = map(int, Phase)
 DANAR, DEFENDERSE, DESPLAZAR, INCAPACITAR = map(int, Maneuver)
 BID_0, BID_3, ESCAPE = int(Action.BID_0), int(Action.BID_3), int(Action.ESCAPE)
-(
-    A_DANAR,
-    A_DESPLAZAR,
-    A_INCAPACITAR,
-    POSITION_DANAR,
-    DANAR_RETREAT,
-    DESPLAZAR_RETREAT,
-    INCAPACITAR_RETREAT,
-    SHOOT,
-    ADVANCE_SHOOT,
-    RETREAT_SHOOT,
-    ADVANCE,
-    RETREAT,
-    SPRINT_AWAY,
-    SPRINT_TOWARD,
-) = range(int(Action.DANAR), int(Action.SPRINT_TOWARD) + 1)
-REACT_DANAR, REACT_DEFEND, REACT_DESPLAZAR, REACT_INCAPACITAR = (
-    int(Action.REACT_DANAR),
-    int(Action.REACT_DEFEND),
-    int(Action.REACT_DESPLAZAR),
-    int(Action.REACT_INCAPACITAR),
-)
+A_DANAR = int(Action.DANAR)
+A_DESPLAZAR = int(Action.DESPLAZAR)
+A_INCAPACITAR = int(Action.INCAPACITAR)
+POSITION_DANAR = int(Action.POSITION_DANAR)
+DANAR_RETREAT = int(Action.DANAR_RETREAT)
+DESPLAZAR_RETREAT = int(Action.DESPLAZAR_RETREAT)
+INCAPACITAR_RETREAT = int(Action.INCAPACITAR_RETREAT)
+SHOOT = int(Action.SHOOT)
+ADVANCE_SHOOT = int(Action.ADVANCE_SHOOT)
+RETREAT_SHOOT = int(Action.RETREAT_SHOOT)
+ADVANCE = int(Action.ADVANCE)
+RETREAT = int(Action.RETREAT)
+SPRINT_AWAY = int(Action.SPRINT)
+SPRINT_TOWARD = int(Action.SPRINT_TOWARD)
+REACT_DEFEND = int(Action.REACT_DEFEND)
+REACT_DESPLAZAR = int(Action.REACT_DESPLAZAR)
 PUSH_0 = int(Action.PUSH_0)
 """The actions the kernels name (plain ints: numba compiles an enum member into slow code)."""
+
+
+def _table(actions: Collection[Action]) -> np.ndarray:
+    """Whether each action id is one of `actions`, as an array the kernels index."""
+    return np.array([Action(action) in actions for action in range(ACTIONS)])
+
+
+IS_ATTACK = _table(ATTACKS)
+IS_SHOT = _table(SHOTS)
+FALLS_BACK = _table(STRIKE_AND_RETREAT)
+"""The reference's sets of actions (`ATTACKS`, `SHOTS`, `STRIKE_AND_RETREAT`), by id."""
 MANEUVER_OF = np.array(
     [int({**ATTACKS, **REACTIONS}.get(Action(action), -1)) for action in range(ACTIONS)]
 )
 """The maneuver of each attack (`ATTACKS`) and reaction (`REACTIONS`), -1 for none."""
+REACTION_ALLOWED = np.array(
+    [[Action(action) in ALLOWED.get(m, ()) for action in range(ACTIONS)] for m in Maneuver]
+)
+"""`ALLOWED`: the reactions besides Defenderse each maneuver allows (§5), by maneuver
+and action id."""
 ENDINGS = (
     "",
     "round cap of {cap}",
@@ -289,9 +304,9 @@ def apply(d: np.void, r: np.void, seat: int, action: int, dice: np.ndarray) -> N
     elif d.phase == PUSH:
         if not _push(d, r, seat, 1 - seat, action - PUSH_0, dice):
             _after_pairing(d, r, dice)
-    elif action <= INCAPACITAR_RETREAT:
+    elif IS_ATTACK[action]:
         _declare(d, r, seat, action, dice)
-    elif action <= RETREAT_SHOOT:
+    elif IS_SHOT[action]:
         if action == RETREAT_SHOOT:
             _move(d, r, seat, -MOVE, ADJACENT)
         elif action == ADVANCE_SHOOT:  # closing, but still more than 5 m off
@@ -535,9 +550,7 @@ def _declare(d: np.void, r: np.void, seat: int, action: int, dice: np.ndarray) -
     if _distance(d) > REACH:  # §6: the charger ends 0.5 m from its target
         charged = _distance(d) - ADJACENT
         d.position[seat] += (1 if seat == 0 else -1) * charged
-    retreat = 0
-    if action == DANAR_RETREAT or action == DESPLAZAR_RETREAT or action == INCAPACITAR_RETREAT:
-        retreat = MOVE - charged  # §4 (a), §6
+    retreat = MOVE - charged if FALLS_BACK[action] else 0  # §4 (a), §6
     d.initiator, d.maneuver, d.retreat = seat, MANEUVER_OF[action], retreat
     d.phase, d.current = REACT, 1 - seat
 
@@ -548,8 +561,9 @@ def _reaction_mask(d: np.void, r: np.void, seat: int, mask: np.ndarray) -> None:
     mask[REACT_DEFEND] = True  # §5: always allowed
     if d.defend_only[seat]:  # §8.3
         return
-    mask[REACT_DANAR] = mask[REACT_DESPLAZAR] = True
-    mask[REACT_INCAPACITAR] = d.maneuver != INCAPACITAR
+    for action in range(ACTIONS):
+        if REACTION_ALLOWED[d.maneuver, action]:
+            mask[action] = True
     if not _behind(d, r, d.initiator) >= PUSHABLE:  # §5: the pushed must have room
         mask[REACT_DESPLAZAR] = False
 

@@ -34,8 +34,8 @@ class DuelVectorEnv(gym.vector.VectorEnv):
             the round cap and the illegal-action limit end every duel before it.
 
     `info` holds `action_mask` (N x actions) and `seat` for every row, and `winner`
-    (a seat or -1 for a draw) and what the state's `aftermath` reports (a mob's members
-    downed and saved) for the rows whose duel ended this step; under same-step
+    (a seat or -1 for a draw) and what the state's `aftermath` reports for the rows
+    whose duel ended this step; under same-step
     autoreset, as Gymnasium's `SyncVectorEnv` puts it, `info` is the new duels' and the
     ended ones' `winner` is in `info["final_info"]` (rows `info["_final_info"]`).
     """

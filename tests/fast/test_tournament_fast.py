@@ -22,6 +22,7 @@ import gymnasium as gym  # noqa: E402
 from duelo.agents.registry import make_policy  # noqa: E402
 from duelo.cli import main  # noqa: E402
 from duelo.envs.core.policy import BatchPolicy  # noqa: E402
+from duelo.envs.systems import SYSTEMS  # noqa: E402
 from duelo.evaluation import batched_tournament, duels  # noqa: E402
 from duelo.evaluation.batched_tournament import batched_records  # noqa: E402
 from duelo.evaluation.duels import run_job  # noqa: E402
@@ -187,20 +188,24 @@ BATCH_POLICIES = [
 
 @pytest.mark.parametrize(("system_name", "env_id", "name"), BATCH_POLICIES)
 def test_a_batch_policy_decides_as_its_rows_do(system_name: str, env_id: str, name: str) -> None:
-    """`act_batch` is `act` on each row, on 2,000 observations the env gives."""
+    """`act_batch` is `act` on each row, on 2,000 observations the env gives in every
+    scenario the system ships."""
     policy = make_policy(name, system_name)
     assert isinstance(policy, BatchPolicy)
-    env = gym.make(env_id, flat_observation=True)
+    scenarios = SYSTEMS[system_name].scenarios or (None,)
     observations, masks = [], []
-    observation, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
-    while len(observations) < 2000:
-        observations.append(observation)
-        masks.append(info["action_mask"])
-        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
-        observation, _, terminated, truncated, info = env.step(action)
-        if terminated or truncated:
-            observation, info = env.reset()
+    for scenario in scenarios:
+        kwargs = {} if scenario is None else {"scenario": scenario}
+        env = gym.make(env_id, flat_observation=True, **kwargs)
+        observation, info = env.reset(seed=0)
+        while len(observations) < 2000 * (scenarios.index(scenario) + 1) // len(scenarios):
+            observations.append(observation)
+            masks.append(info["action_mask"])
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            observation, _, terminated, truncated, info = env.step(action)
+            if terminated or truncated:
+                observation, info = env.reset()
     spec = env.unwrapped.observation_spec
     batch = policy.act_batch(np.array(observations), np.array(masks))
     rows = [policy.act(spec.view(o), m, rng) for o, m in zip(observations, masks, strict=True)]
