@@ -265,9 +265,11 @@ TOURNAMENT_PAIRINGS = (
     ("liminal", "liminal:expert", "liminal:aggressive"),
     ("dunwich", "dunwich:random", "brain:dunwich"),
     ("dunwich", "dunwich:expert", "dunwich:aggressive"),
+    ("vampiro", "vampiro:random", "brain:vampiro"),
+    ("vampiro", "vampiro:expert", "vampiro:aggressive"),
 )
 """Random decides in the kernels, a brain and Infierno's NPCs in one call a batch, the
-fencing duel's, Liminal's and Dunwich's experts row by row."""
+experts of the fencing duel, Liminal, Dunwich and Vampiro row by row."""
 
 
 def tournament_figures(quick: bool = False) -> dict[str, Any] | None:

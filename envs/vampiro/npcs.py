@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from duelo.agents.plans import first_legal
+from duelo.agents.plans import first_legal, first_legal_batch, first_legal_by_row
 from duelo.envs.core.observation import FieldReader
 from duelo.envs.vampiro.damage import soak_pool
 from duelo.envs.vampiro.exchange import (
@@ -210,6 +210,10 @@ class Rival:
         return them.threat(me, distance, dodge) if self.attacks else 0.0
 
 
+_OWN_HP = OBSERVATION_SPEC.slice_of("hp").start
+"""Where a flat observation shows its own health levels left."""
+
+
 def _read(observation: Mapping[str, np.ndarray]) -> FieldReader:
     return OBSERVATION_SPEC.read(observation)
 
@@ -237,17 +241,28 @@ class AggressiveKindred:
     name = "aggressive"
     description = "heaviest attack at hand, else closes in; all Celerity and Willpower on it"
 
+    PLAN = (
+        *ATTACK_PLANS,
+        A.DOUBLE_ATTACK,
+        A.CLINCH,
+        A.RELOAD,
+        A.CLOSE,
+        *(modifier(k, wp) for k in range(5, -1, -1) for wp in (True, False)),
+        A.NO_ABORT,
+    )
+    """Its preferences, the heaviest first."""
+
     def act(
         self,
         observation: Mapping[str, np.ndarray],
         action_mask: np.ndarray,
         rng: np.random.Generator,
     ) -> int:
-        modifiers = [modifier(k, wp) for k in range(5, -1, -1) for wp in (True, False)]
-        return first_legal(
-            action_mask,
-            [*ATTACK_PLANS, A.DOUBLE_ATTACK, A.CLINCH, A.RELOAD, A.CLOSE, *modifiers, A.NO_ABORT],
-        )
+        return first_legal(action_mask, self.PLAN)
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for every row at once (`BatchPolicy`: a batched tournament asks this way)."""
+        return first_legal_batch(action_masks, self.PLAN)
 
 
 class CautiousKindred:
@@ -266,10 +281,27 @@ class CautiousKindred:
         action_mask: np.ndarray,
         rng: np.random.Generator,
     ) -> int:
-        read = _read(observation)
-        plan = [A.OPEN] if read("hp", "self") <= self.HURT else []
-        plan += [A.HEAL, A.ATTACK_DODGE, A.RELOAD, A.DODGE]
-        return first_legal(action_mask, [*plan, A.K0, A.ABORT_DODGE_ROLL])
+        hurt = _read(observation)("hp", "self") <= self.HURT
+        return first_legal(action_mask, [action for action, wanted in self._plan(hurt) if wanted])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for every row at once (`BatchPolicy`): the same plan, row by row."""
+        hurt = observations[:, _OWN_HP] <= self.HURT
+        return first_legal_by_row(action_masks, self._plan(hurt))
+
+    @staticmethod
+    def _plan(hurt: np.ndarray | bool) -> list[tuple[int, np.ndarray | bool]]:
+        """Each action in order of preference, with whether (or the rows where) it is
+        wanted: run when hurt; heal, attack with a Dodge kept, reload, dodge."""
+        return [
+            (A.OPEN, hurt),
+            (A.HEAL, True),
+            (A.ATTACK_DODGE, True),
+            (A.RELOAD, True),
+            (A.DODGE, True),
+            (A.K0, True),
+            (A.ABORT_DODGE_ROLL, True),
+        ]
 
 
 class ExpertKindred:

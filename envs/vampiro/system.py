@@ -21,6 +21,7 @@ SYSTEMS = (
         scenario_ids=lambda: setup.load_catalog().scenarios,
         # stakeout left out: two experts' side A scores 0.989
         suite=({"scenario": "alley"}, {"scenario": "elysium"}),
+        fast="duelo.envs.vampiro.fast",
     ),
     System(
         id="vampiro_skirmish",

@@ -145,5 +145,5 @@ def test_what_the_engine_cannot_play_is_refused() -> None:
         gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=2, render_mode="ansi")
     with pytest.raises(ValueError, match="could cut a duel short"):
         gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=2, max_episode_steps=50)
-    with pytest.raises(ValueError, match="no batched engine for 'vampiro'"):
-        DuelVectorEnv(make_env("vampiro"), 2)
+    with pytest.raises(ValueError, match="no batched engine for 'esgrima'"):
+        DuelVectorEnv(make_env("esgrima"), 2)

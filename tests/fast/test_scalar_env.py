@@ -90,8 +90,8 @@ def test_the_fast_env_refuses_what_it_does_not_serve() -> None:
         gym.make("duelo/Infierno-v2", engine="fast", opponent="expert")
     with pytest.raises(ValueError, match="engine must be one of"):
         gym.make("duelo/Infierno-v2", engine="numba")
-    with pytest.raises(ValueError, match="no batched engine for 'vampiro'"):
-        gym.make("duelo/Vampiro-v2", engine="fast")
+    with pytest.raises(ValueError, match="no batched engine for 'esgrima'"):
+        gym.make("duelo/Esgrima-v2", engine="fast")
     with pytest.raises(ValueError, match="vectorization_mode='sync'"):
         gym.make_vec("duelo/Infierno-v2", num_envs=2, engine="python")
     env = gym.make("duelo/EsgrimaDuel-v2", engine="fast")

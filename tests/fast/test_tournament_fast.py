@@ -44,7 +44,7 @@ def both_engines(spec: TournamentSpec, out: Path) -> tuple[bytes, bytes]:
 
 
 @pytest.mark.parametrize(
-    "system_name", ["infierno", "esgrima_duel", "liminal", "liminal_mob", "dunwich"]
+    "system_name", ["infierno", "esgrima_duel", "liminal", "liminal_mob", "dunwich", "vampiro"]
 )
 def test_a_suite_tournament_writes_the_same_bytes(system_name: str, tmp_path: Path) -> None:
     """The system's whole suite (every scenario or variant, asymmetric stat blocks), the
@@ -74,6 +74,8 @@ def test_a_suite_tournament_writes_the_same_bytes(system_name: str, tmp_path: Pa
         ("liminal", {"scenario": "brawl", "options": {"crit_choice": "fixed", "round_cap": 3}}),
         ("liminal_mob", {"scenario": "street_gang", "hero": "doctor"}),
         ("dunwich", {"scenario": "crossfire", "options": {"round_cap": 3}}),
+        ("vampiro", {"scenario": "stakeout"}),
+        ("vampiro", {"scenario": "showdown", "options": {"fixed_initiative": True}}),
     ],
 )
 def test_random_against_random_plays_in_the_kernels_alone(
@@ -183,6 +185,9 @@ BATCH_POLICIES = [
     ("liminal_mob", "duelo/LiminalMob-v2", "cautious"),
     ("dunwich", "duelo/Dunwich-v2", "aggressive"),
     ("dunwich", "duelo/Dunwich-v2", "cautious"),
+    ("vampiro", "duelo/Vampiro-v2", "brain:vampiro"),
+    ("vampiro", "duelo/Vampiro-v2", "aggressive"),
+    ("vampiro", "duelo/Vampiro-v2", "cautious"),
 ]
 
 
@@ -233,8 +238,8 @@ def test_what_the_fast_engine_cannot_play_is_refused_before_any_duel(
     def spec(system_name: str, policies: tuple[str, ...], dice: Any = "stream") -> Any:
         return TournamentSpec(system_name, policies, duels=2, dice=dice)
 
-    with pytest.raises(ValueError, match="not vampiro"):
-        check_engine(spec("vampiro", ("vampiro:random", "vampiro:expert")))
+    with pytest.raises(ValueError, match="not esgrima"):
+        check_engine(spec("esgrima", ("esgrima:random", "esgrima:expert")))
     with pytest.raises(ValueError, match="sandbox process"):
         check_engine(spec("infierno", ("infierno:random", "tests.hostile:Hanger")))
     with pytest.raises(ValueError, match="--dice stream"):
