@@ -179,7 +179,7 @@ def training_share(env_id: str, steps: int) -> dict[str, float] | None:
     fixed = gym.spec(env_id).kwargs.get("fixed_options")
     duel = make_env(system, fixed_options=fixed, flat_observation=True)
     assert isinstance(duel, DuelEnv)  # the python engine's: the scalar env itself
-    venv = Timed(duel, 8)
+    venv = Timed([duel], 8)
     model = MaskablePPO("MlpPolicy", venv, n_steps=256, batch_size=512, n_epochs=4, seed=0)
     started = time.perf_counter()
     model.learn(steps)

@@ -48,7 +48,7 @@ def make_env(
     that plays the learner's side) may be given by name, and the
     options an id fixes (`System.named_variants`) stand under those given to gym.make.
     `engine="fast"` steps the same duel in the batched engine (`envs/fast/scalar_env.py`,
-    extra `fast`; the random opponent, no rendering)."""
+    extra `fast`; any opponent, no rendering)."""
     if fixed_options:
         given = kwargs.get("options") or {}
         if not isinstance(given, dict):

@@ -176,33 +176,21 @@ def make_venv(settings: TrainSettings, pool: OpponentPool, engine: str) -> Any:
         return DummyVecEnv([make_env(settings, pool, i) for i in range(settings.n_envs)])
     if engine != "fast":
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
-    refused = [
-        reason
-        for reason, wrong in (
-            (
-                "opponents: [random] (the one policy it compiles)",
-                [p.name for p in pool.scripted] != ["random"],
-            ),
-            ("self_play: false (snapshots are not compiled)", settings.self_play),
-            ("one scenario", len(settings.variants) > 1),
-        )
-        if wrong
-    ]
-    if refused:
-        raise ValueError(f"--engine fast trains with {'; '.join(refused)}")
     if importlib.util.find_spec("numba") is None:
         raise ValueError("--engine fast needs the fast extra: pip install 'duelo[fast]'")
     from duelo.training.fast_vec_env import FastVecEnv
 
-    env = gym.make(
-        settings.env_id,
-        flat_observation=True,
-        illegal_action="raise" if settings.algo == "maskable_ppo" else "penalize",
-        **settings.variants[0],
-    )
-    duel = env.unwrapped
-    assert isinstance(duel, DuelEnv)  # a duelo id, made by gym.make
-    return FastVecEnv(duel, settings.n_envs)
+    duels = []
+    for variant in settings.variants:
+        env = gym.make(
+            settings.env_id,
+            flat_observation=True,
+            illegal_action="raise" if settings.algo == "maskable_ppo" else "penalize",
+            **variant,
+        ).unwrapped
+        assert isinstance(env, DuelEnv)  # a duelo id, made by gym.make
+        duels.append(env)
+    return FastVecEnv(duels, settings.n_envs, draw=pool.sample)
 
 
 def model_class(settings: TrainSettings) -> Any:

@@ -1,8 +1,9 @@
 """What every batched duel engine shares: the seats and streams of its rows, and seeding.
 
 Each row of a batch is one `DuelEnv` (`envs/core/duel_env.py`), replayed exactly:
-the learner's seat, its illegal-action streak, and three streams, which are the
-env's own generators:
+the learner's seat, its illegal-action streak, whether its opponent is played inside
+the kernels (the random policy) or waits on a decision made outside, and three
+streams, which are the env's own generators:
 
 - `dice`: the `GeneratorDice` of the duel,
 - `opponent`: the opponent policy's generator,
@@ -37,6 +38,11 @@ SEATS_DTYPE = np.dtype(
         ("seat", np.int64),
         ("streak", np.int64),
         ("needs_reset", np.bool_),  # next-step autoreset: the next action starts a new duel
+        ("compiled", np.bool_),  # this duel's opponent is the random policy, played inside
+        ("next_compiled", np.bool_),  # and the next duel's
+        ("dealt", np.bool_),  # a duel was dealt since the caller last looked
+        ("waiting", np.bool_),  # the opponent must decide, outside the kernels
+        ("stage", np.int64),  # what the row does once it has (`loops.MOVED`, `DEALT`)
         ("dice", np.uint64, (STREAM_WORDS,)),
         ("opponent", np.uint64, (STREAM_WORDS,)),
         ("env_rng", np.uint64, (STREAM_WORDS,)),

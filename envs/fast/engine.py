@@ -20,8 +20,8 @@ Each system's compiled module, beside its rules (`envs/infierno/fast.py`,
   over them (reading only the fields it needs: a few rows a step);
 
 and ends with `loops.compile_into(globals())`, which adds the loops on its kernels:
-`reset_rows` and `step_rows` (`DuelEnv.reset` and `DuelEnv.step` for many rows), and
-`start_rows` and `play_rows` (`runner.play_duel` for many rows).
+`reset_rows`, `step_rows` and `resume_rows` (`DuelEnv.reset` and `DuelEnv.step` for
+many rows), and `start_rows` and `play_rows` (`runner.play_duel` for many rows).
 """
 
 from __future__ import annotations
@@ -31,16 +31,20 @@ import importlib
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from types import ModuleType
 from typing import TextIO
 
 import numpy as np
 
+from duelo.agents.random_policy import RandomPolicy
 from duelo.envs.core.duel_env import DuelEnv
+from duelo.envs.core.policy import BLIND, BatchPolicy, Policy, reads_observation
+from duelo.envs.core.referee import PolicyFault, ask, summary
 from duelo.envs.core.ruleset import IllegalActionError
 from duelo.envs.fast.batch import new_seats, seed_rows
+from duelo.envs.fast.streams import generator_on, stream_of
 from duelo.envs.systems import SYSTEMS, batched_systems
 
 
@@ -97,21 +101,30 @@ def _noticed(
 class BatchedDuels:
     """N copies of `env`'s duel, each row replaying `env` reset with its own seed.
 
-    Only the random opponent is compiled: `env.opponent` must be the random policy.
+    The opponent is `env.opponent` in every row or, given `draw`, the policy `draw()`
+    returns for each duel a row deals (a training pool's opponents, drawn a duel ahead).
+    The random policy decides inside the kernels, from its generator. Any other
+    decides between kernel calls, where its rows wait, as `DuelEnv._play_opponent` asks
+    it: a `BatchPolicy` for all its waiting rows in one call, any other row by row
+    through the referee (`ask`) with the row's opponent generator; a policy that faults
+    (raises, answers what is not a legal action) forfeits its row's duel, the reason in
+    `forfeits` until the row deals again. One instance of each policy plays every row,
+    as one pool plays every env of a training run.
     `same_step` picks Gymnasium's autoreset mode: a finished row is dealt a new duel in
     the step that ends it (its last observation in `final_observations`), or by the
     next step, whose action is then ignored; either way the ended duel's last state is
     in `final_duels`, where its result is read.
     """
 
-    def __init__(self, env: DuelEnv, num_envs: int, same_step: bool = False) -> None:
+    def __init__(
+        self,
+        env: DuelEnv,
+        num_envs: int,
+        same_step: bool = False,
+        draw: Callable[[], Policy] | None = None,
+    ) -> None:
         if type(num_envs) is not int or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
-        if env.opponent.name != "random":
-            raise ValueError(
-                f"the batched engine plays the random opponent only, not {env.opponent.name!r}: "
-                "gymnasium.make_vec(..., vectorization_mode='sync') steps scalar envs instead"
-            )
         self.system = env.ruleset.system
         self.module = compiled_module(self.system)
         self.compiled = False
@@ -124,6 +137,7 @@ class BatchedDuels:
         self.raise_illegal = env.illegal_action == "raise"
         self.illegal_penalty = float(env.illegal_penalty)
         self.illegal_limit = env.illegal_limit
+        self.observation_spec = env.observation_spec
         self.duels: np.ndarray = self.module.new_duels(num_envs, self.rules)
         self.final_duels = self.module.new_duels(num_envs, self.rules) if same_step else self.duels
         """Each row's last ended duel as it ended: a copy under same-step autoreset, which
@@ -132,11 +146,25 @@ class BatchedDuels:
         n, size = num_envs, env.observation_spec.size
         self.observations = np.zeros((n, size), np.float32)
         self.final_observations = np.zeros((n, size), np.float32)
+        self.seen = np.zeros((n, size), np.float32)
+        """The observation of each waiting opponent."""
         self.masks = np.zeros((n, self.module.ACTIONS), np.bool_)
         self.rewards = np.zeros(n, np.float64)
         self.terminated = np.zeros(n, np.bool_)
         self.truncated = np.zeros(n, np.bool_)
         self.ended = np.zeros(n, np.bool_)
+        self.draw = draw
+        self.policies: list[Policy] = []
+        """Every opponent a row has played or will play, indexed by `playing`."""
+        self.playing = np.zeros(n, np.int64)
+        """Each row's opponent (an index into `policies`), and the next duel's."""
+        self.upcoming = np.zeros(n, np.int64)
+        for row in range(n):
+            self._draw_next(row, env.opponent if draw is None else draw())
+        self.all_random = draw is None and type(env.opponent) is RandomPolicy
+        """No row ever waits: every opponent decides inside the kernels."""
+        self.forfeits: dict[int, str] = {}
+        """Row -> why its opponent forfeited the duel it ended (`DuelEnv`'s reason)."""
         self._seeded = False
 
     def reset(self, seeds: list[int | None]) -> None:
@@ -161,7 +189,10 @@ class BatchedDuels:
                 self.fixed_seat,
                 self.observations,
                 self.masks,
+                self.seen,
             )
+        if not self.all_random:
+            self._settle()
 
     def step(self, actions: np.ndarray) -> None:
         """One step of every row; the results are in this object's arrays."""
@@ -195,6 +226,7 @@ class BatchedDuels:
             self.final_observations,
             self.final_duels,
             self.ended,
+            self.seen,
         )
         if self.compiled:  # the hot path: no guard, a step costs a few microseconds
             status = self.module.step_rows(*arguments)
@@ -207,6 +239,111 @@ class BatchedDuels:
                 f"env {status}: action {int(actions[status])} is illegal here "
                 f"(legal: {np.flatnonzero(self.masks[status]).tolist()})"
             )
+        if not self.all_random:
+            self._settle()
+
+    # --- the opponents that decide outside the kernels --------------------------------------
+
+    def _draw_next(self, row: int, policy: Policy) -> None:
+        """Make `policy` the opponent of `row`'s next duel."""
+        index = next((i for i, known in enumerate(self.policies) if known is policy), None)
+        if index is None:
+            index = len(self.policies)
+            self.policies.append(policy)
+        self.upcoming[row] = index
+        self.seats["next_compiled"][row] = type(policy) is RandomPolicy
+
+    def _settle(self) -> None:
+        """Until every row waits on the learner: the rows just dealt take their next
+        opponent (and draw the one after), and the waiting opponents decide."""
+        seats, module = self.seats, self.module
+        while True:
+            dealt = np.flatnonzero(seats["dealt"])
+            if dealt.size:
+                seats["dealt"][dealt] = False
+                self.playing[dealt] = self.upcoming[dealt]
+                for row in dealt.tolist():
+                    self.forfeits.pop(row, None)
+                    if self.draw is not None:
+                        self._draw_next(row, self.draw())
+            rows = np.flatnonzero(seats["waiting"])
+            if not rows.size:
+                return
+            actions = np.empty(rows.size, np.int64)
+            playing = self.playing[rows]
+            for index in np.unique(playing).tolist():
+                chosen = playing == index
+                actions[chosen] = self._decide(self.policies[index], rows[chosen])
+            with compiling(self.system):
+                module.resume_rows(
+                    self.duels,
+                    self.rules,
+                    seats,
+                    rows,
+                    actions,
+                    self.fixed_seat,
+                    self.same_step,
+                    self.observations,
+                    self.rewards,
+                    self.terminated,
+                    self.truncated,
+                    self.masks,
+                    self.final_observations,
+                    self.final_duels,
+                    self.ended,
+                    self.seen,
+                )
+
+    def _decide(self, policy: Policy, rows: np.ndarray) -> np.ndarray:
+        """The actions `policy` chooses in `rows` (each waiting on it), -1 where it forfeits."""
+        masks = self.masks
+        if (
+            isinstance(policy, BatchPolicy)
+            and (actions := self._batch_call(policy, rows)) is not None
+        ):
+            for k in np.flatnonzero(~masks[rows, actions]).tolist():
+                actions[k] = self._forfeit(rows[k], policy, f"chose illegal action {actions[k]}")
+            return actions
+        actions = np.empty(rows.size, np.int64)
+        streams, spec, blind = (
+            self.seats["opponent"],
+            self.observation_spec,
+            not reads_observation(policy),
+        )
+        for k, row in enumerate(rows.tolist()):
+            observation = BLIND if blind else spec.view(self.seen[row].copy())
+            rng = generator_on(streams[row])
+            try:
+                actions[k] = ask(policy, observation, masks[row], rng)
+            except PolicyFault as fault:
+                actions[k] = self._forfeit(row, policy, str(fault))
+            streams[row] = stream_of(rng.bit_generator)
+        return actions
+
+    def _batch_call(self, policy: BatchPolicy, rows: np.ndarray) -> np.ndarray | None:
+        """`policy.act_batch` on `rows`, or None where it raised or answered in the wrong
+        shape (its rows are then asked one by one, where a fault is the row's own)."""
+        try:
+            answer = np.asarray(policy.act_batch(self.seen[rows], self.masks[rows]))
+        except Exception:
+            return None
+        if answer.shape != rows.shape or answer.dtype.kind not in "iu":
+            return None
+        if ((answer < 0) | (answer >= self.masks.shape[1])).any():
+            return None
+        return answer.astype(np.int64)
+
+    def _forfeit(self, row: int, policy: Policy, fault: str) -> int:
+        """End `row`'s duel as `DuelEnv` does when its opponent faults: the learner wins
+        (`Outcome` of the learner's seat, stake 1). Returns the action that says so to
+        `resume_rows` (-1)."""
+        self.forfeits[row] = summary(f"the opponent {policy.name!r} forfeits: its policy {fault}")
+        duels = self.duels
+        duels["over"][row] = True
+        duels["winner"][row] = self.seats["seat"][row]
+        duels["truncated"][row] = False
+        duels["stake"][row] = 1.0
+        return -1
 
     def hand_over(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The last `reset` or `step`'s observations, rewards and terminated and truncated

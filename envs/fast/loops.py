@@ -1,7 +1,9 @@
 """The loops every system's compiled module shares, written once and compiled per system.
 
-- `reset_rows`, `step_rows`: `DuelEnv.reset` and `DuelEnv.step` for many rows, against
-  the random opponent (the env: `engine.BatchedDuels`);
+- `reset_rows`, `step_rows`, `resume_rows`: `DuelEnv.reset` and `DuelEnv.step` for
+  many rows (the env: `engine.BatchedDuels`). The random opponent decides inside them;
+  any other opponent leaves its row waiting on its decision (`resume_rows` goes on
+  with the actions it chose);
 - `start_rows`, `play_rows`: `runner.play_duel` for many rows, two policies and no env
   (tournaments: `evaluation/batched_tournament.py`).
 
@@ -96,23 +98,50 @@ def _random_legal(stream: np.ndarray, mask: np.ndarray) -> int:
     return -1  # no legal action: never asked
 
 
-@numba.njit(cache=True)
-def _play_opponent(d: np.void, r: np.void, e: np.void, mask: np.ndarray) -> None:
-    """`DuelEnv._play_opponent` with the random policy."""
+MOVED, DEALT = 0, 1
+"""What a row waiting on its opponent does once the opponent has decided (`e.stage`):
+end the learner's step (`DuelEnv.step`), or show the learner the duel just dealt
+(`DuelEnv.reset`)."""
+
+
+@numba.njit(cache=True, inline="always")
+def _play_opponent(
+    d: np.void, r: np.void, e: np.void, mask: np.ndarray, seen: np.ndarray, i: int
+) -> None:
+    """`DuelEnv._play_opponent`: the random policy decides here, from its generator; any
+    other opponent leaves row `i` waiting (`e.waiting`) with its observation in `seen[i]`
+    and its mask in `mask`, until `resume_rows` brings its action. (`seen` and `i`
+    rather than the row `seen[i]`: a view made for every row of every step cost a tenth
+    of the loop.)"""
     opponent = 1 - e.seat
     while to_act(d, r) == opponent:
         legal_actions(d, r, opponent, mask)
+        if not e.compiled:
+            e.waiting = True
+            observe(d, r, opponent, seen[i])
+            return
         apply(d, r, opponent, _random_legal(e.opponent, mask), e.dice)
 
 
 @numba.njit(cache=True)
-def _reset_row(d: np.void, r: np.void, e: np.void, fixed_seat: int, mask: np.ndarray) -> None:
-    """`DuelEnv.reset` after seeding: the seat, a new duel, the opponent's turns."""
+def _reset_row(
+    d: np.void,
+    r: np.void,
+    e: np.void,
+    fixed_seat: int,
+    mask: np.ndarray,
+    seen: np.ndarray,
+    i: int,
+) -> None:
+    """`DuelEnv.reset` after seeding: the seat, the next opponent, a new duel, the
+    opponent's turns."""
     e.seat = fixed_seat if fixed_seat >= 0 else roll(e.env_rng, 2) - 1
     e.streak = 0
     e.needs_reset = False
+    e.compiled = e.next_compiled
+    e.dealt = True
     new_duel(d, r, e.dice)
-    _play_opponent(d, r, e, mask)
+    _play_opponent(d, r, e, mask, seen, i)
 
 
 @numba.njit(cache=True)
@@ -126,6 +155,18 @@ def _learner_mask(d: np.void, r: np.void, seat: int, mask: np.ndarray) -> None:
         legal_actions(d, r, seat, mask)
 
 
+@numba.njit(cache=True, inline="always")
+def _show_dealt(
+    d: np.void, r: np.void, e: np.void, observation: np.ndarray, mask: np.ndarray
+) -> None:
+    """What `DuelEnv.reset` returns of a new duel, or marks the row to wait for it."""
+    if e.waiting:
+        e.stage = DEALT
+        return
+    observe(d, r, e.seat, observation)
+    _learner_mask(d, r, e.seat, mask)
+
+
 @numba.njit(cache=True)
 def reset_rows(
     duels: np.ndarray,
@@ -135,14 +176,14 @@ def reset_rows(
     fixed_seat: int,
     observations: np.ndarray,
     masks: np.ndarray,
+    seen: np.ndarray,
 ) -> None:
     """Reset the duels of `rows`."""
     r = rules[0]
     for i in rows:
         d, e = duels[i], seats[i]
-        _reset_row(d, r, e, fixed_seat, masks[i])
-        observe(d, r, e.seat, observations[i])
-        _learner_mask(d, r, e.seat, masks[i])
+        _reset_row(d, r, e, fixed_seat, masks[i], seen, i)
+        _show_dealt(d, r, e, observations[i], masks[i])
 
 
 @numba.njit(cache=True)
@@ -164,10 +205,12 @@ def step_rows(
     final_observations: np.ndarray,
     final_duels: np.ndarray,
     ended: np.ndarray,
+    seen: np.ndarray,
 ) -> int:
     """One `DuelEnv.step` in every row, with Gymnasium's autoreset (same step or next
     step); under same-step autoreset an ended row's last duel and observation are copied
-    to `final_duels` and `final_observations` before a new duel is dealt.
+    to `final_duels` and `final_observations` before a new duel is dealt. A row whose
+    opponent must decide waits (`resume_rows` ends its step).
     Returns -1, or a row whose action is illegal under `raise_illegal` (nothing is
     stepped then)."""
     r = rules[0]
@@ -182,11 +225,9 @@ def step_rows(
         rewards[i] = 0.0
         terminated[i] = truncated[i] = False
         if e.needs_reset:  # next-step autoreset: this action starts a new duel
-            _reset_row(d, r, e, fixed_seat, mask)
-            observe(d, r, e.seat, observations[i])
-            _learner_mask(d, r, e.seat, mask)
+            _reset_row(d, r, e, fixed_seat, mask, seen, i)
+            _show_dealt(d, r, e, observations[i], mask)
             continue
-        seat = e.seat
         a = actions[i]
         if a < 0 or a >= ACTIONS or not mask[a]:  # a no-op that costs the penalty
             e.streak += 1
@@ -195,28 +236,127 @@ def step_rows(
         else:
             e.streak = 0
             if not d.over:  # over already: TAKE_RESULT takes the result
-                apply(d, r, seat, a, e.dice)
-                _play_opponent(d, r, e, mask)
+                apply(d, r, e.seat, a, e.dice)
+                _play_opponent(d, r, e, mask, seen, i)
+                if e.waiting:
+                    e.stage = MOVED
+                    continue
+            # from here on `_end_step`, written out: as a call, even inlined, it cost
+            # the loop an eighth of its speed (measured, N = 1,024)
             if d.over:
                 if d.winner >= 0:
-                    rewards[i] = d.stake if d.winner == seat else -d.stake  # `Outcome.reward`
+                    rewards[i] = d.stake if d.winner == e.seat else -d.stake  # `Outcome.reward`
                 truncated[i] = d.truncated
                 terminated[i] = not d.truncated
-        observe(d, r, seat, observations[i])
+        observe(d, r, e.seat, observations[i])
         if not (terminated[i] or truncated[i]):
-            _learner_mask(d, r, seat, mask)
+            _learner_mask(d, r, e.seat, mask)
             continue
         ended[i] = True
         if same_step:  # the ended duel kept, as a new one is dealt over it
             final_duels[i] = d
             final_observations[i] = observations[i]
-            _reset_row(d, r, e, fixed_seat, mask)
-            observe(d, r, e.seat, observations[i])
-            _learner_mask(d, r, e.seat, mask)
+            _reset_row(d, r, e, fixed_seat, mask, seen, i)
+            _show_dealt(d, r, e, observations[i], mask)
         else:
             e.needs_reset = True
             mask[:] = False  # nothing is legal once the duel is over
     return -1
+
+
+@numba.njit(cache=True)
+def resume_rows(
+    duels: np.ndarray,
+    rules: np.ndarray,
+    seats: np.ndarray,
+    rows: np.ndarray,
+    actions: np.ndarray,
+    fixed_seat: int,
+    same_step: bool,
+    observations: np.ndarray,
+    rewards: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+    masks: np.ndarray,
+    final_observations: np.ndarray,
+    final_duels: np.ndarray,
+    ended: np.ndarray,
+    seen: np.ndarray,
+) -> None:
+    """Apply `actions[k]` (legal, checked by the caller; -1 where the opponent forfeited
+    and the caller ended the duel) for the opponent waiting in row `rows[k]`, and go on
+    with that row's step or reset as `step_rows` and `reset_rows` would have."""
+    r = rules[0]
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        d, e, mask = duels[i], seats[i], masks[i]
+        e.waiting = False
+        if actions[k] >= 0:
+            apply(d, r, 1 - e.seat, actions[k], e.dice)
+        _play_opponent(d, r, e, mask, seen, i)
+        if e.waiting:
+            continue
+        if e.stage == DEALT:
+            _show_dealt(d, r, e, observations[i], mask)
+            continue
+        _end_step(
+            d,
+            r,
+            e,
+            i,
+            fixed_seat,
+            same_step,
+            observations,
+            rewards,
+            terminated,
+            truncated,
+            mask,
+            final_observations,
+            final_duels,
+            ended,
+            seen,
+        )
+
+
+@numba.njit(cache=True)
+def _end_step(
+    d: np.void,
+    r: np.void,
+    e: np.void,
+    i: int,
+    fixed_seat: int,
+    same_step: bool,
+    observations: np.ndarray,
+    rewards: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+    mask: np.ndarray,
+    final_observations: np.ndarray,
+    final_duels: np.ndarray,
+    ended: np.ndarray,
+    seen: np.ndarray,
+) -> None:
+    """The end of a legal step in a row whose opponent decided outside the kernels (what
+    `step_rows` writes out): the reward and end (`Outcome.reward`), the learner's
+    observation and mask, and the autoreset of a row whose duel ended."""
+    if d.over:
+        if d.winner >= 0:
+            rewards[i] = d.stake if d.winner == e.seat else -d.stake
+        truncated[i] = d.truncated
+        terminated[i] = not d.truncated
+    observe(d, r, e.seat, observations[i])
+    if not (terminated[i] or truncated[i]):
+        _learner_mask(d, r, e.seat, mask)
+        return
+    ended[i] = True
+    if same_step:  # the ended duel kept, as a new one is dealt over it
+        final_duels[i] = d
+        final_observations[i] = observations[i]
+        _reset_row(d, r, e, fixed_seat, mask, seen, i)
+        _show_dealt(d, r, e, observations[i], mask)
+    else:
+        e.needs_reset = True
+        mask[:] = False  # nothing is legal once the duel is over
 
 
 # --- tournament play: `runner.play_duel` for every row, two policies and no env -----------

@@ -1,9 +1,10 @@
 """One duel env on the batched engine: `gymnasium.make(id, engine="fast")` (extra `fast`).
 
-The same env as `gymnasium.make(id)` (`DuelEnv`) for everything it serves (the random
+The same env as `gymnasium.make(id)` (`DuelEnv`) for everything it serves (any
 opponent, no narration): the same spaces, seeds, observations, masks, rewards and
-`info`, decision for decision, with the rules, the opponent's turns, the mask and the
-observation stepped in one compiled call. A library that builds its envs by id
+`info`, decision for decision, with the rules, the random opponent's turns, the mask
+and the observation stepped in one compiled call (another opponent decides between
+calls, as `BatchedDuels` says). A library that builds its envs by id
 (stable-baselines3's `make_vec_env`, rl-zoo3) gets it by passing `engine="fast"` in
 the env kwargs.
 """
@@ -22,7 +23,7 @@ from duelo.envs.fast.engine import BatchedDuels
 
 class FastDuelEnv(gym.Env):
     """`env`'s duel on the batched engine, one row (`DuelEnv`'s docstring says what each
-    argument and `info` key means; `env` must play the random opponent, unnarrated)."""
+    argument and `info` key means; `env` must be unnarrated)."""
 
     metadata = {"render_modes": []}
 
@@ -104,6 +105,8 @@ class FastDuelEnv(gym.Env):
     def _reason(self, illegal: bool) -> str:
         if illegal:  # only the illegal-action limit ends a duel on an illegal action
             return f"{self.illegal_limit} illegal actions in a row"
+        if 0 in self.engine.forfeits:
+            return self.engine.forfeits[0]
         duel = self.engine.duels[0]
         return str(self.engine.module.ending_reason(duel, self.engine.rules, self._names))
 

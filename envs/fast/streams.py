@@ -33,6 +33,20 @@ def stream_of(bit_generator: np.random.BitGenerator) -> np.ndarray:
     return np.array(row, dtype=np.uint64)
 
 
+def generator_on(stream: np.ndarray) -> np.random.Generator:
+    """A numpy `Generator` standing where `stream` stands (`stream_of` reads it back):
+    for a policy that draws outside the kernels from a row's generator."""
+    hi, lo, inc_hi, inc_lo, has_word, word = (int(value) for value in stream)
+    bit_generator = np.random.PCG64()
+    bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": hi << 64 | lo, "inc": inc_hi << 64 | inc_lo},
+        "has_uint32": has_word,
+        "uinteger": word,
+    }
+    return np.random.Generator(bit_generator)
+
+
 def seeded_stream(seed: int | np.random.SeedSequence) -> np.ndarray:
     """The row of `np.random.PCG64(seed)`: what `GeneratorDice(seed)` and `default_rng(seed)`
     draw from."""

@@ -24,7 +24,8 @@ class DuelVectorEnv(gym.vector.VectorEnv):
 
     Args:
         env: the scalar env to batch (ruleset, seat, opponent, illegal-action rules and
-            observation form are read from it; its opponent must be the random policy).
+            observation form are read from it; one instance of its opponent plays every
+            row, deciding between kernel calls unless it is the random policy).
         num_envs: duels stepped together.
         autoreset_mode: Gymnasium's `NEXT_STEP` (its default: the step after a duel ends
             starts a new one and ignores the action) or `SAME_STEP` (the ending step

@@ -139,8 +139,6 @@ def test_illegal_actions_follow_the_env_rules() -> None:
 
 
 def test_what_the_engine_cannot_play_is_refused() -> None:
-    with pytest.raises(ValueError, match="random opponent only"):
-        gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=2, opponent="expert")
     with pytest.raises(ValueError, match="does not narrate"):
         gym.make_vec("duelo/EsgrimaDuel-v2", num_envs=2, render_mode="ansi")
     with pytest.raises(ValueError, match="could cut a duel short"):

@@ -86,8 +86,6 @@ def test_the_fast_env_refuses_what_it_does_not_serve() -> None:
         gym.make("duelo/EsgrimaDuel-v2", engine="fast").unwrapped.step(0)
     with pytest.raises(ValueError, match="does not narrate"):
         gym.make("duelo/EsgrimaDuel-v2", engine="fast", render_mode="ansi")
-    with pytest.raises(ValueError, match="random opponent only"):
-        gym.make("duelo/Infierno-v2", engine="fast", opponent="expert")
     with pytest.raises(ValueError, match="engine must be one of"):
         gym.make("duelo/Infierno-v2", engine="numba")
     with pytest.raises(ValueError, match="no batched engine for 'esgrima'"):
