@@ -6,6 +6,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from duelo.envs.core.policy import UNIFORM_LEGAL
+
 
 class RandomPolicy:
     """Picks uniformly among the legal actions; works in every system."""
@@ -14,6 +16,8 @@ class RandomPolicy:
     description = "uniform over the legal actions (the mask)"
     reads_observation = False
     """It never looks: the engine hands it `policy.BLIND` instead of building one."""
+    draws = UNIFORM_LEGAL
+    """What `act` does, which the batched engine replays in its kernels (`envs/fast`)."""
 
     def act(
         self,

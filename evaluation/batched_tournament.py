@@ -24,8 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from duelo.agents.random_policy import RandomPolicy
-from duelo.envs.core.policy import BatchPolicy, Policy
+from duelo.envs.core.policy import BatchPolicy, Policy, plays_uniform_legal
 from duelo.envs.core.referee import PolicyFault, ask
 from duelo.envs.core.ruleset import seat_names
 from duelo.envs.core.runner import forfeit_reason, seat_seed
@@ -106,7 +105,7 @@ class _Batch:
         probe = duel_policy(name, job.system, job.move_time_limit, job.variant)
         return _Side(
             name,
-            compiled=type(probe) is RandomPolicy,
+            compiled=plays_uniform_legal(probe),
             shared=probe if isinstance(probe, BatchPolicy) else None,
         )
 

@@ -34,7 +34,7 @@ from duelo.agents.brain import load_brain
 from duelo.agents.registry import make_policy
 from duelo.envs.core import bounded_json
 from duelo.envs.core.duel_env import DuelEnv
-from duelo.envs.core.policy import Policy
+from duelo.envs.core.policy import Policy, served_by_process
 from duelo.envs.core.referee import summary
 from duelo.envs.fast import ENGINES
 from duelo.envs.systems import SYSTEMS
@@ -180,6 +180,12 @@ def make_venv(settings: TrainSettings, pool: OpponentPool, engine: str) -> Any:
         raise ValueError("--engine fast needs the fast extra: pip install 'duelo[fast]'")
     from duelo.training.fast_vec_env import FastVecEnv
 
+    sandboxed = [policy.name for policy in pool.scripted if served_by_process(policy)]
+    if sandboxed:  # refused before any duel, not at the first draw of one
+        raise ValueError(
+            f"--engine fast plays no policy in a process of its own ({', '.join(sandboxed)}): "
+            "train it on the python engine"
+        )
     duels = []
     for variant in settings.variants:
         env = gym.make(

@@ -49,6 +49,18 @@ def reads_observation(policy: Policy) -> bool:
     return bool(getattr(policy, "reads_observation", True))
 
 
+UNIFORM_LEGAL = "uniform_legal"
+"""A policy class's `draws`: it plays `legal[rng.integers(legal.size)]` from its
+generator and nothing else, which the batched engine replays inside its kernels
+instead of asking it (`plays_uniform_legal`)."""
+
+
+def plays_uniform_legal(policy: Policy) -> bool:
+    """Whether `policy`'s own class declares `draws = UNIFORM_LEGAL` (a subclass that
+    does not declare it again is asked as any other policy: it may decide otherwise)."""
+    return vars(type(policy)).get("draws") == UNIFORM_LEGAL
+
+
 @runtime_checkable
 class BatchPolicy(Policy, Protocol):
     """A policy that can also decide many duels in one call (`duelo tournament --engine

@@ -38,9 +38,15 @@ from typing import TextIO
 
 import numpy as np
 
-from duelo.agents.random_policy import RandomPolicy
 from duelo.envs.core.duel_env import DuelEnv
-from duelo.envs.core.policy import BLIND, BatchPolicy, Policy, reads_observation
+from duelo.envs.core.policy import (
+    BLIND,
+    BatchPolicy,
+    Policy,
+    plays_uniform_legal,
+    reads_observation,
+    served_by_process,
+)
 from duelo.envs.core.referee import PolicyFault, ask, summary
 from duelo.envs.core.ruleset import IllegalActionError
 from duelo.envs.fast.batch import new_seats, seed_rows
@@ -157,11 +163,12 @@ class BatchedDuels:
         self.policies: list[Policy] = []
         """Every opponent a row has played or will play, indexed by `playing`."""
         self.playing = np.zeros(n, np.int64)
-        """Each row's opponent (an index into `policies`), and the next duel's."""
+        """Each row's opponent (an index into `policies`)."""
         self.upcoming = np.zeros(n, np.int64)
+        """The opponent of each row's next duel."""
         for row in range(n):
             self._draw_next(row, env.opponent if draw is None else draw())
-        self.all_random = draw is None and type(env.opponent) is RandomPolicy
+        self.all_random = draw is None and plays_uniform_legal(env.opponent)
         """No row ever waits: every opponent decides inside the kernels."""
         self.forfeits: dict[int, str] = {}
         """Row -> why its opponent forfeited the duel it ended (`DuelEnv`'s reason)."""
@@ -246,12 +253,18 @@ class BatchedDuels:
 
     def _draw_next(self, row: int, policy: Policy) -> None:
         """Make `policy` the opponent of `row`'s next duel."""
+        if served_by_process(policy):
+            raise ValueError(
+                f"the opponent {policy.name!r} plays in a process of its own, a fresh one each "
+                "duel, which the batched engine does not give it: "
+                "gymnasium.make_vec(..., vectorization_mode='sync') steps scalar envs instead"
+            )
         index = next((i for i, known in enumerate(self.policies) if known is policy), None)
         if index is None:
             index = len(self.policies)
             self.policies.append(policy)
         self.upcoming[row] = index
-        self.seats["next_compiled"][row] = type(policy) is RandomPolicy
+        self.seats["next_compiled"][row] = plays_uniform_legal(policy)
 
     def _settle(self) -> None:
         """Until every row waits on the learner: the rows just dealt take their next

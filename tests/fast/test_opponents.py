@@ -16,9 +16,10 @@ import pytest
 pytest.importorskip("numba")
 
 import duelo  # noqa: E402,F401  (registers the env ids)
+from duelo.agents.random_policy import RandomPolicy  # noqa: E402
 from duelo.agents.registry import make_policy  # noqa: E402
 from duelo.envs.core.duel_env import DuelEnv  # noqa: E402
-from duelo.envs.core.policy import BatchPolicy  # noqa: E402
+from duelo.envs.core.policy import BatchPolicy, plays_uniform_legal  # noqa: E402
 from duelo.envs.fast.engine import BatchedDuels  # noqa: E402
 from tests.fast.helpers import compare  # noqa: E402
 
@@ -152,3 +153,23 @@ def test_each_duel_plays_the_opponent_drawn_for_it(same_step: bool) -> None:
             ended += terminated or truncated
     assert ended > 20
     assert opponents == {"random", "aggressive", "expert"}
+
+
+def test_a_policy_in_a_process_of_its_own_is_refused() -> None:
+    """A sandboxed policy gets a fresh process for every duel, which one batch of
+    interleaved duels cannot give it."""
+    with pytest.raises(ValueError, match="process of its own"):
+        gym.make_vec("duelo/Dunwich-v2", num_envs=2, opponent="tests.hostile:Raiser")
+
+
+class FirstLegal(RandomPolicy):
+    """A subclass of the random policy that decides otherwise: it must be asked, not
+    replayed in the kernels as the random policy is."""
+
+    def act(self, observation: Mapping[str, np.ndarray], action_mask: np.ndarray, rng: Any) -> int:
+        return int(np.flatnonzero(action_mask)[0])
+
+
+def test_only_the_random_policy_itself_is_replayed_in_the_kernels() -> None:
+    assert plays_uniform_legal(RandomPolicy()) and not plays_uniform_legal(FirstLegal())
+    assert compare("duelo/Infierno-v2", {"opponent": FirstLegal()}, 1_000) > 5

@@ -125,3 +125,9 @@ def test_a_fast_run_trains_against_the_pool_across_scenarios(tmp_path: Path) -> 
     assert state["snapshots"]  # promoted into the pool the batch draws from
     evaluated = (run / training.EVALUATIONS).read_text(encoding="utf-8")
     assert "aggressive@" in evaluated and "expert@" in evaluated
+
+
+def test_a_sandboxed_opponent_is_refused_before_any_duel(tmp_path: Path) -> None:
+    changes = {"opponents": ("esgrima_duel:random", "tests.hostile:Raiser")}
+    with pytest.raises(ValueError, match=r"process of its own \(tests.hostile:Raiser\)"):
+        training.train(settings(**changes), tmp_path / "run", engine="fast")
