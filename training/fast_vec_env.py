@@ -42,6 +42,12 @@ class FastVecEnv(VecEnv):
         ]
         self.bounds = np.cumsum([0, *(engine.num_envs for engine in self.engines)])
         """Where each batch's rows begin and end among the envs."""
+        self._blocks = [
+            (engine, int(low), int(high))
+            for engine, low, high in zip(
+                self.engines, self.bounds[:-1], self.bounds[1:], strict=True
+            )
+        ]
         super().__init__(num_envs, envs[0].observation_space, envs[0].action_space)
         self._actions: np.ndarray | None = None
         self._returns = np.zeros(num_envs)
@@ -50,7 +56,7 @@ class FastVecEnv(VecEnv):
 
     def reset(self) -> np.ndarray:
         seeds = list(self._seeds)
-        for engine, low, high in self._blocks():
+        for engine, low, high in self._blocks:
             engine.reset(seeds[low:high])
         self._reset_seeds()
         self._returns[:] = 0.0
@@ -63,7 +69,7 @@ class FastVecEnv(VecEnv):
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         if self._actions is None:
             raise RuntimeError("step_wait() called without step_async()")
-        for engine, low, high in self._blocks():
+        for engine, low, high in self._blocks:
             engine.step(self._actions[low:high])
         self._actions = None
         engines = self.engines
@@ -96,7 +102,8 @@ class FastVecEnv(VecEnv):
     ) -> list[Any]:
         if method_name != "action_masks":
             raise AttributeError(f"the fast VecEnv has no env method {method_name!r}")
-        return list(self.action_masks()[self._rows(indices)])
+        masks = self.action_masks()
+        return list(masks if indices is None else masks[self._rows(indices)])
 
     def has_attr(self, attr_name: str) -> bool:
         """sb3-contrib asks for `action_masks` to learn that the env masks."""
@@ -116,12 +123,10 @@ class FastVecEnv(VecEnv):
     def close(self) -> None:
         """Nothing to release: the batches are arrays in this process."""
 
-    def _blocks(self) -> Iterable[tuple[BatchedDuels, int, int]]:
-        bounds = self.bounds.tolist()
-        return zip(self.engines, bounds[:-1], bounds[1:], strict=True)
-
     def _row(self, row: int) -> tuple[BatchedDuels, int]:
         """The batch that holds env `row`, and the row there."""
+        if len(self.engines) == 1:
+            return self.engines[0], row
         block = int(np.searchsorted(self.bounds, row, side="right")) - 1
         return self.engines[block], row - int(self.bounds[block])
 

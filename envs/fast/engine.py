@@ -315,16 +315,14 @@ class BatchedDuels:
             and (actions := self._batch_call(policy, rows)) is not None
         ):
             for k in np.flatnonzero(~masks[rows, actions]).tolist():
-                actions[k] = self._forfeit(rows[k], policy, f"chose illegal action {actions[k]}")
+                why = f"chose illegal action {actions[k]}"
+                actions[k] = self._forfeit(int(rows[k]), policy, why)
             return actions
         actions = np.empty(rows.size, np.int64)
-        streams, spec, blind = (
-            self.seats["opponent"],
-            self.observation_spec,
-            not reads_observation(policy),
-        )
+        streams = self.seats["opponent"]
+        blind = not reads_observation(policy)
         for k, row in enumerate(rows.tolist()):
-            observation = BLIND if blind else spec.view(self.seen[row].copy())
+            observation = BLIND if blind else self.observation_spec.view(self.seen[row].copy())
             rng = generator_on(streams[row])
             try:
                 actions[k] = ask(policy, observation, masks[row], rng)

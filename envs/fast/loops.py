@@ -110,9 +110,8 @@ def _play_opponent(
 ) -> None:
     """`DuelEnv._play_opponent`: the random policy decides here, from its generator; any
     other opponent leaves row `i` waiting (`e.waiting`) with its observation in `seen[i]`
-    and its mask in `mask`, until `resume_rows` brings its action. (`seen` and `i`
-    rather than the row `seen[i]`: a view made for every row of every step cost a tenth
-    of the loop.)"""
+    and its mask in `mask`, until `resume_rows` brings its action (`seen` and `i`, so
+    that the view `seen[i]` is made only for a row that waits)."""
     opponent = 1 - e.seat
     while to_act(d, r) == opponent:
         legal_actions(d, r, opponent, mask)
