@@ -1,7 +1,8 @@
 """N duels of one system stepped together in compiled code, behind one Python object.
 
 `BatchedDuels` takes a scalar env (`DuelEnv`, as `gymnasium.make` builds it) as the
-description of what to batch: its ruleset, learner seat and illegal-action rules.
+description of what to batch: its ruleset, learner seat, opponent and illegal-action
+rules.
 Each system's compiled module, beside its rules (`envs/infierno/fast.py`,
 `envs/esgrima/fast_duel.py`), is the layout a new system follows. It provides:
 

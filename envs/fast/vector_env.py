@@ -1,9 +1,9 @@
 """A Gymnasium `VectorEnv` over the batched engine (`gymnasium.make_vec`'s vector entry point).
 
-`gymnasium.make_vec("duelo/Infierno-v2", num_envs=N)` (or a fencing duel id) builds one
-where numba is installed (the `fast` extra): the same spaces, rewards and `info` keys as N copies
-of `gymnasium.make(...)` in a `SyncVectorEnv`, and for the same seed the same
-duels, decision for decision, stepped in compiled code.
+`gymnasium.make_vec("duelo/Infierno-v2", num_envs=N)` (or any id whose system has the
+batched engine) builds one where numba is installed (the `fast` extra): the same spaces,
+rewards and `info` keys as N copies of `gymnasium.make(...)` in a `SyncVectorEnv`, and
+for the same seed the same duels, decision for decision, stepped in compiled code.
 """
 
 from __future__ import annotations

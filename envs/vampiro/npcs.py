@@ -210,7 +210,7 @@ class Rival:
         return them.threat(me, distance, dodge) if self.attacks else 0.0
 
 
-_OWN_HP = OBSERVATION_SPEC.slice_of("hp").start
+_OWN_HP = OBSERVATION_SPEC.index("hp", "self")
 """Where a flat observation shows its own health levels left."""
 
 
