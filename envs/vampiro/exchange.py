@@ -76,7 +76,7 @@ PLAN_MOVES = {
 SPEEDS = (None, None, None, 0.5, 7.0, 3.0, 1.0)
 """§6 (published), by health levels filled 0..6: None runs 20 + 3 x Dex m, 0.5 runs at
 half that (Injured), then walking 7 m (Wounded), 3 m (Mauled), 1 m (Crippled)."""
-_UNARMED = frozenset((Move.STRIKE, Move.KICK, Move.CLINCH))
+UNARMED = frozenset((Move.STRIKE, Move.KICK, Move.CLINCH))
 _BITE, _WEAPON_STRIKE = Move.BITE, Move.WEAPON_STRIKE
 _BURST, _FULL_AUTO, _FIREARM = Move.BURST, Move.FULL_AUTO, Kind.FIREARM
 """Members read at every mask (an Enum member read from its class costs 70 ns)."""
@@ -174,7 +174,7 @@ class Exchanges:
         me = state.fighters[seat]
         weapon = me.weapon
         distance = self._distance(state, seat, target)
-        if move in _UNARMED:
+        if move in UNARMED:
             return distance <= TOUCH + self._walk(me)
         if move == _BITE:
             return me.character.vampire and me.clinched

@@ -22,6 +22,7 @@ import numpy as np
 
 from duelo.envs.fast.loops import compile_into
 from duelo.envs.fast.streams import roll
+from duelo.envs.vampiro import exchange
 from duelo.envs.vampiro.damage import PENALTY, SEVERITY, Status
 from duelo.envs.vampiro.exchange import (
     ARMED,
@@ -37,7 +38,7 @@ from duelo.envs.vampiro.exchange import (
     TOUCH,
     WALK,
 )
-from duelo.envs.vampiro.observation import MAX_RANGE, OBSERVATION_SPEC, PLAN
+from duelo.envs.vampiro.observation import MAX_RANGE, OBSERVATION_SPEC, WEAPON
 from duelo.envs.vampiro.rules import CLINCHED, VampiroRuleset
 from duelo.envs.vampiro.setup import ABILITIES, ATTRIBUTES, HEALTH_LEVELS, Damage, Kind
 from duelo.envs.vampiro.state import (
@@ -55,7 +56,8 @@ from duelo.envs.vampiro.state import (
 
 ACTIONS = len(Action)
 MOVES = len(Move)
-DECLARE, MODIFIERS_PHASE, INTERRUPT, DELAYED = map(int, Phase)
+DECLARE, MODIFIERS_PHASE = int(Phase.DECLARE), int(Phase.MODIFIERS)
+INTERRUPT, DELAYED = int(Phase.INTERRUPT), int(Phase.DELAYED)
 STRIKE, KICK, WEAPON_STRIKE = int(Move.STRIKE), int(Move.KICK), int(Move.WEAPON_STRIKE)
 SHOOT, BURST, FULL_AUTO = int(Move.SHOOT), int(Move.BURST), int(Move.FULL_AUTO)
 DODGE, BLOCK_PARRY = int(Move.DODGE), int(Move.BLOCK_PARRY)
@@ -73,12 +75,27 @@ ABORT_BLOCK_WP = int(Action.ABORT_BLOCK_WP)
 """The phases, moves and actions the kernels name (plain ints: numba compiles an enum
 member into slow code)."""
 
-BRAWL, MELEE, FIREARM, THROWN = (tuple(Kind).index(k) for k in Kind)
-BASHING, LETHAL, AGGRAVATED = (tuple(Damage).index(d) for d in Damage)
-STATUSES = tuple(Status)
-ACTIVE, INCAPACITATED, UNCONSCIOUS, DEAD, TORPOR, FINAL_DEATH = (STATUSES.index(s) for s in Status)
-FUERZA, DESTREZA, RESISTENCIA, ASTUCIA, PERCEPCION = (ATTRIBUTES.index(a) for a in ATTRIBUTES)
-PELEA, ESQUIVAR, ATLETISMO, ARMAS_CC, ARMAS_FUEGO = (ABILITIES.index(a) for a in ABILITIES)
+KINDS, DAMAGES, STATUSES = tuple(Kind), tuple(Damage), tuple(Status)
+MELEE, FIREARM, THROWN = (KINDS.index(k) for k in (Kind.MELEE, Kind.FIREARM, Kind.THROWN))
+BASHING, LETHAL, AGGRAVATED = (
+    DAMAGES.index(d) for d in (Damage.BASHING, Damage.LETHAL, Damage.AGGRAVATED)
+)
+ACTIVE, INCAPACITATED, UNCONSCIOUS, DEAD, TORPOR, FINAL_DEATH = (
+    STATUSES.index(s)
+    for s in (
+        Status.ACTIVE,
+        Status.INCAPACITATED,
+        Status.UNCONSCIOUS,
+        Status.DEAD,
+        Status.TORPOR,
+        Status.FINAL_DEATH,
+    )
+)
+FUERZA, DESTREZA, RESISTENCIA, ASTUCIA, PERCEPCION = (
+    ATTRIBUTES.index(a) for a in ("fuerza", "destreza", "resistencia", "astucia", "percepcion")
+)
+PELEA, ARMAS_CC, ARMAS_FUEGO = (ABILITIES.index(a) for a in ("pelea", "armas_cc", "armas_fuego"))
+"""Indices of the enums' members and the stat blocks' traits, each found by name."""
 IS_SKILL = np.array([ability in SKILLS for ability in ABILITIES])
 """§3: the Abilities whose absence costs +1 difficulty (Skills; Talents cost nothing)."""
 
@@ -90,9 +107,9 @@ def _moves(moves: Collection[Move]) -> np.ndarray:
 
 IS_ATTACK, IS_MELEE, IS_SHOT = _moves(ATTACKS), _moves(MELEE_ATTACKS), _moves(SHOTS)
 IS_DEFENCE = _moves(DEFENCES)
-UNARMED = _moves((Move.STRIKE, Move.KICK, Move.CLINCH))
+UNARMED = _moves(exchange.UNARMED)
 """The reference's sets of moves (`ATTACKS`, `MELEE_ATTACKS`, `SHOTS`, `DEFENCES`, and
-`exchange._UNARMED`), by id."""
+`UNARMED`), by id."""
 PLAN_MOVE = np.array([int(PLAN_MOVES.get(Action(a), -1)) for a in range(ACTIONS)])
 """`PLAN_MOVES`: the move a single-action plan declares, -1 for the rest."""
 PLAN_OF = np.array([int({m: p for p, m in PLAN_MOVES.items()}[Move(m)]) for m in range(MOVES)])
@@ -110,19 +127,51 @@ SPEED_LIMIT = np.array([-1.0 if s is None else s for s in SPEEDS])
 """`exchange.SPEEDS`, -1 for a run at full pace."""
 WOUND_PENALTY = np.array(PENALTY, np.int64)
 assert [SEVERITY[d] for d in Damage] == [0, 1, 2]  # the counts' order is the track's
-PLANS_SHOWN = len(PLANS)
 MAX_SLOTS = 8
 """A plan of two actions and five Celerity actions (§8.1, §8.3), and room for a defence
 a delayed fighter aborts to (§8.2)."""
 MAX_QUEUE = 16
 """Every declared action of both fighters that is no defence (2 x 7)."""
 
-O_PHASE, O_TRAITS, O_DOTS, O_WEAPON, O_ARMOUR, O_CONDITION, O_PLAN, O_INCOMING = (
-    OBSERVATION_SPEC.slice_of(key).start
-    for key in ("phase", "traits", "dots", "weapon", "armour", "condition", "plan", "incoming")
+
+def _at(key: str, field: str | None = None) -> int:
+    return OBSERVATION_SPEC.index(key, field)
+
+
+def _sides(key: str, field: str = "") -> tuple[int, int]:
+    """Where `key`'s entry (or its block of entries from `field` on) lies for the seat
+    observing, and for its rival."""
+    return _at(key, f"self{field}"), _at(key, f"opponent{field}")
+
+
+O_PHASE = _at("phase", "declare")
+O_INITIATIVE, O_SCORE, O_HP, O_HP_MAX, O_WOUNDS = (
+    _sides(key) for key in ("initiative", "score", "hp", "hp_max", "wound_penalty")
 )
-WEAPON_FEATURES = (OBSERVATION_SPEC.slice_of("armour").start - O_WEAPON) // 2
-"""Where each part of `observation.observe`'s vector begins."""
+O_HEALTH = _sides("health", f".{DAMAGES[0].value}")
+O_RANGE, O_TURN = _at("range"), _at("turn")
+O_WILLPOWER, O_WILLPOWER_RATING = _sides("willpower", ".points"), _sides("willpower", ".rating")
+O_BLOOD, O_BLOOD_POOL, O_BLOOD_PER_TURN = (
+    _sides("blood", field) for field in (".points", ".pool", ".per_turn")
+)
+O_TRAITS = _sides("traits", ".vampire")
+O_DOTS = _sides("dots", f".{ATTRIBUTES[0]}")
+O_WEAPON = _sides("weapon", f".{WEAPON[0]}")
+O_ARMOUR = _sides("armour", ".rating")
+O_CONDITION = _sides("condition", ".clinched")
+O_PLAN = _sides("plan", ".known")
+O_INCOMING = _at("incoming", "melee")
+W_KIND, W_BONUS, W_DAMAGE, W_TYPE, W_RANGE, W_RATE, W_CLIP = (
+    WEAPON.index(name)
+    for name in (f"kind_{KINDS[0].value}", "bonus", "damage", f"type_{DAMAGES[0].value}")
+    + ("range", "rate", "clip")
+)
+W_AMMO, W_BURST, W_AUTO, W_JAMMED, W_DROPPED = (
+    WEAPON.index(name) for name in ("ammo", "burst", "auto", "jammed", "dropped")
+)
+"""Where `observation.observe` puts each entry, read from its OBSERVATION_SPEC (pairs:
+the observing seat's, then its rival's) and its WEAPON's order."""
+
 
 ENDINGS = ("", "round cap of {cap}", "{fled} flees", "both are out", "{loser} is {status}")
 """The reference's `Outcome.reason` of each way a duel ends (`duel["ending"]` indexes it)."""
@@ -216,8 +265,8 @@ def rules_of(ruleset: VampiroRuleset) -> np.ndarray:
     for name in ("willpower", "vampire", "celeridad", "fortaleza", "potencia"):
         rules[name] = [getattr(c, name) for c in characters]
     weapons = [*(catalog.weapons[c.weapon] for c in characters), catalog.weapons["fists"]]
-    rules["w_kind"] = [tuple(Kind).index(w.kind) for w in weapons]
-    rules["w_type"] = [tuple(Damage).index(w.damage_type) for w in weapons]
+    rules["w_kind"] = [KINDS.index(w.kind) for w in weapons]
+    rules["w_type"] = [DAMAGES.index(w.damage_type) for w in weapons]
     for name in WEAPON_FIELDS:
         rules[f"w_{name}"] = [getattr(w, name) for w in weapons]
     return rules
@@ -406,85 +455,59 @@ def observe(d: np.void, r: np.void, seat: int, out: np.ndarray) -> None:
     out[:] = 0.0
     if not over:
         out[O_PHASE + d.phase] = 1.0
-    at = O_PHASE + 4
-    out[at] = ordered and d.order[0] == seat
-    out[at + 1] = ordered and d.order[0] == them
-    out[at + 2] = d.declare_initiative[seat]
-    out[at + 3] = d.declare_initiative[them]
-    out[at + 4] = HEALTH_LEVELS - _filled(d, seat)
-    out[at + 5] = HEALTH_LEVELS - _filled(d, them)
-    out[at + 6] = out[at + 7] = HEALTH_LEVELS
-    at += 8
-    for side in (seat, them):
-        for kind in range(3):
-            out[at + kind] = d.health[side, kind]
-        at += 3
-    out[at] = _wound_penalty(d, seat)
-    out[at + 1] = _wound_penalty(d, them)
-    out[at + 2] = min(d.range, MAX_RANGE)
-    out[at + 3] = min(d.round, 999)
-    out[at + 4] = d.willpower[seat]
-    out[at + 5] = r.willpower[seat]
-    out[at + 6] = d.willpower[them] + (d.declared_willpower[them] if hidden else 0)
-    out[at + 7] = r.willpower[them]
-    out[at + 8] = d.blood[seat]
-    out[at + 9] = r.blood_pool[seat]
-    out[at + 10] = r.blood_per_turn[seat]
-    out[at + 11] = d.blood[them] + (d.declared_blood[them] if hidden else 0)
-    out[at + 12] = r.blood_pool[them]
-    out[at + 13] = r.blood_per_turn[them]
-    at = O_TRAITS
-    for side in (seat, them):
+    out[O_RANGE] = min(d.range, MAX_RANGE)
+    out[O_TURN] = min(d.round, 999)
+    for k in range(2):  # the observing seat, then its rival
+        side = seat if k == 0 else them
+        concealed = k == 1 and hidden  # what would tell the rival's hidden declaration
+        out[O_INITIATIVE[k]] = ordered and d.order[0] == side
+        out[O_SCORE[k]] = d.declare_initiative[side]
+        out[O_HP[k]] = HEALTH_LEVELS - _filled(d, side)
+        out[O_HP_MAX[k]] = HEALTH_LEVELS
+        for kind in range(len(DAMAGES)):
+            out[O_HEALTH[k] + kind] = d.health[side, kind]
+        out[O_WOUNDS[k]] = _wound_penalty(d, side)
+        out[O_WILLPOWER[k]] = d.willpower[side] + (d.declared_willpower[side] if concealed else 0)
+        out[O_WILLPOWER_RATING[k]] = r.willpower[side]
+        out[O_BLOOD[k]] = d.blood[side] + (d.declared_blood[side] if concealed else 0)
+        out[O_BLOOD_POOL[k]] = r.blood_pool[side]
+        out[O_BLOOD_PER_TURN[k]] = r.blood_per_turn[side]
+        at = O_TRAITS[k]
         out[at] = r.vampire[side]
         out[at + 1] = r.celeridad[side]
         out[at + 2] = r.fortaleza[side]
         out[at + 3] = r.potencia[side]
-        at += 4
-    at = O_DOTS
-    for side in (seat, them):
-        for k in range(len(ATTRIBUTES)):
-            out[at + k] = r.attributes[side, k]
-        at += len(ATTRIBUTES)
-        for k in range(len(ABILITIES)):
-            out[at + k] = r.abilities[side, k]
-        at += len(ABILITIES)
-    at = O_WEAPON
-    for side in (seat, them):  # `weapon_features`
-        w = _weapon(d, side)
-        out[at + r.w_kind[w]] = 1.0
-        out[at + 4] = r.w_bonus[w]
-        out[at + 5] = r.w_damage[w]
-        out[at + 6 + r.w_type[w]] = 1.0
-        out[at + 9] = r.w_range[w]
-        out[at + 10] = r.w_rate[w]
-        out[at + 11] = r.w_clip[w]
-        out[at + 12] = d.ammo[side]
-        out[at + 13] = r.w_burst[w]
-        out[at + 14] = r.w_auto[w]
-        out[at + 15] = d.jammed[side]
-        out[at + 16] = d.dropped[side]
-        at += WEAPON_FEATURES
-    at = O_ARMOUR
-    for side in (seat, them):
-        out[at] = r.armour_rating[side]
-        out[at + 1] = r.armour_penalty[side]
-        at += 2
-    at = O_CONDITION
-    for side in (seat, them):  # whether the rival delays is hidden with its declaration
+        at = O_DOTS[k]
+        for trait in range(len(ATTRIBUTES)):
+            out[at + trait] = r.attributes[side, trait]
+        for trait in range(len(ABILITIES)):
+            out[at + len(ATTRIBUTES) + trait] = r.abilities[side, trait]
+        at, w = O_WEAPON[k], _weapon(d, side)  # `weapon_features`
+        out[at + W_KIND + r.w_kind[w]] = 1.0
+        out[at + W_BONUS] = r.w_bonus[w]
+        out[at + W_DAMAGE] = r.w_damage[w]
+        out[at + W_TYPE + r.w_type[w]] = 1.0
+        out[at + W_RANGE] = r.w_range[w]
+        out[at + W_RATE] = r.w_rate[w]
+        out[at + W_CLIP] = r.w_clip[w]
+        out[at + W_AMMO] = d.ammo[side]
+        out[at + W_BURST] = r.w_burst[w]
+        out[at + W_AUTO] = r.w_auto[w]
+        out[at + W_JAMMED] = d.jammed[side]
+        out[at + W_DROPPED] = d.dropped[side]
+        out[O_ARMOUR[k]] = r.armour_rating[side]
+        out[O_ARMOUR[k] + 1] = r.armour_penalty[side]
+        at = O_CONDITION[k]
         out[at] = d.clinched[side]
         out[at + 1] = d.aiming[side]
         out[at + 2] = d.off_balance[side]
-        out[at + 3] = d.delayed[side] and (side == seat or not hidden)
-        at += 4
-    at = O_PLAN
-    for side in (seat, them):  # its own plan from the moment it is chosen
-        known = side == seat or sees
-        if known and d.plan[side] >= 0:
+        out[at + 3] = d.delayed[side] and not concealed
+        if (k == 0 or sees) and d.plan[side] >= 0:  # its own from the moment it is chosen
+            at = O_PLAN[k]
             out[at] = 1.0
             out[at + 1 + d.plan[side]] = 1.0
-            out[at + 1 + PLANS_SHOWN] = d.celerity[side]
-            out[at + 2 + PLANS_SHOWN] = d.declared_willpower[side]
-        at += len(PLAN)
+            out[at + 1 + len(PLANS)] = d.celerity[side]
+            out[at + 2 + len(PLANS)] = d.declared_willpower[side]
     if d.phase == INTERRUPT and not over and d.incoming >= 0:
         kind = _hit_type(d, r, d.incoming, 1 - d.incoming, d.incoming_move)
         out[O_INCOMING] = IS_MELEE[d.incoming_move]
